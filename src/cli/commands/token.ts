@@ -1,0 +1,7 @@
+import { ExitCode, TokencliError } from '../../errors.js';
+import type { CommandContext } from '../context.js';
+
+// Placeholder until the issue that builds `tokencli token` lands: fails loudly rather than pretending.
+export async function run(_options: Record<string, unknown>, _ctx: CommandContext): Promise<void> {
+  throw new TokencliError('`tokencli token` is not implemented yet', { exitCode: ExitCode.internal });
+}

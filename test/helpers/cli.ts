@@ -1,0 +1,129 @@
+/**
+ * Runs the built CLI (`bin/tokencli.js` → `dist/`) as a child process, the way users and scripts
+ * do. Every run gets its own config dir unless the test passes one, and an environment scrubbed
+ * of the developer's TOKENCLI_* variables and proxies.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const BIN = resolve(import.meta.dirname, '../../bin/tokencli.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed. Without it stdin is closed empty. */
+  input?: string;
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+export function tempDir(prefix = 'tokencli-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The environment a test CLI runs with: no inherited TOKENCLI_*, proxies, or colours. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (
+      /^TOKENCLI_/.test(k) ||
+      /^(https?|no|all)_proxy$/i.test(k) ||
+      k === 'NO_COLOR' ||
+      k === 'FORCE_COLOR'
+    ) {
+      continue;
+    }
+    env[k] = v;
+  }
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: cleanEnv(options.env),
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {}); // the CLI may exit before reading its stdin
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface ServeHandle {
+  baseUrl: string;
+  process: ChildProcess;
+  /** Everything the service logged on stderr so far. */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `tokencli serve --port 0 [...args]` and waits for its `{"base_url": …}` line. */
+export function startServe(
+  args: string[] = [],
+  env: Record<string, string | undefined> = {},
+): Promise<ServeHandle> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`tokencli serve did not start in time; stderr:\n${stderr}`));
+    }, 15_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`tokencli serve exited with ${code}; stderr:\n${stderr}`));
+    });
+    if (!child.stdout) throw new Error('spawn gave no stdout pipe');
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const { base_url: baseUrl } = JSON.parse(line) as { base_url: string };
+      resolvePromise({
+        baseUrl,
+        process: child,
+        logs: () => stderr,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
