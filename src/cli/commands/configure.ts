@@ -1,7 +1,106 @@
-import { ExitCode, TokencliError } from '../../errors.js';
+/**
+ * `tokencli configure`: saves a profile's base URL, client id and redirect URI to the config file,
+ * and its client secret to the credential store (never to the config file). Missing values are
+ * asked for on a terminal; elsewhere the flags must carry them.
+ */
+import { createInterface } from 'node:readline/promises';
+import { UsageError } from '../../errors.js';
+import { configPath, type ProfileConfig, writeConfig } from '../config-file.js';
 import type { CommandContext } from '../context.js';
+import { findSecret } from '../secrets.js';
+import { clientSecretSource, openCredentialStore } from '../service.js';
+import { checkBaseUrl, resolveSettings } from '../settings.js';
+import { note } from '../token-output.js';
 
-// Placeholder until the issue that builds `tokencli configure` lands: fails loudly rather than pretending.
-export async function run(_options: Record<string, unknown>, _ctx: CommandContext): Promise<void> {
-  throw new TokencliError('`tokencli configure` is not implemented yet', { exitCode: ExitCode.internal });
+export interface ConfigureOptions {
+  redirectUri?: string;
+  clientSecretStdin?: boolean;
+  /** false with `--no-secret`. */
+  secret: boolean;
+}
+
+async function ask(
+  ctx: CommandContext,
+  question: string,
+  current: string | undefined,
+): Promise<string | undefined> {
+  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
+  try {
+    const answer = (await rl.question(current ? `${question} [${current}]: ` : `${question}: `)).trim();
+    return answer || current;
+  } finally {
+    rl.close();
+  }
+}
+
+async function required(
+  ctx: CommandContext,
+  value: string | undefined,
+  question: string,
+  flag: string,
+): Promise<string> {
+  const answer = value ?? (ctx.io.stdinIsTTY ? await ask(ctx, question, undefined) : undefined);
+  if (!answer) throw new UsageError(`no ${question.toLowerCase()} given`, `pass ${flag}`);
+  return answer;
+}
+
+function checkRedirectUri(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--redirect-uri: "${raw}" is not a URL`, 'e.g. http://127.0.0.1:8765/callback');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(
+      `--redirect-uri: unsupported scheme ${url.protocol}`,
+      'e.g. http://127.0.0.1:8765/callback',
+    );
+  }
+  return url.href;
+}
+
+export async function run(options: ConfigureOptions, ctx: CommandContext): Promise<void> {
+  if (options.clientSecretStdin && options.secret === false) {
+    throw new UsageError('--client-secret-stdin and --no-secret contradict each other');
+  }
+  const settings = await resolveSettings(ctx, { redirectUri: options.redirectUri });
+  const existing: ProfileConfig = settings.config.profiles[settings.profile] ?? {};
+
+  const baseUrl = checkBaseUrl(
+    await required(ctx, settings.baseUrl, 'Base URL', '--base-url or set TOKENCLI_BASE_URL'),
+    'base URL',
+  );
+  const clientId = await required(
+    ctx,
+    settings.clientId,
+    'Client id',
+    '--client-id or set TOKENCLI_CLIENT_ID',
+  );
+  const profile: ProfileConfig = { ...existing, base_url: baseUrl, client_id: clientId };
+  if (options.redirectUri) profile.redirect_uri = checkRedirectUri(options.redirectUri);
+  if (ctx.globals.store) profile.store = ctx.globals.store;
+
+  // Read the secret before writing anything, so a failed read leaves the profile as it was.
+  let secret: string | undefined;
+  if (options.secret !== false) {
+    secret = await findSecret(ctx, clientSecretSource(options.clientSecretStdin === true));
+  }
+
+  settings.config.profiles[settings.profile] = profile;
+  await writeConfig(settings.configDir, settings.config);
+  note(ctx, `Saved profile "${settings.profile}" to ${configPath(settings.configDir)}.`);
+
+  if (secret !== undefined && settings.storeKind === 'none') {
+    note(ctx, 'The client secret was not saved: the store is "none".');
+  } else if (secret !== undefined) {
+    const store = await openCredentialStore(settings, ctx);
+    await store.setClientSecret(settings.profile, secret);
+    note(ctx, `Saved the client secret in the ${store.kind} store (${store.location}).`);
+  } else if (options.secret !== false) {
+    note(
+      ctx,
+      'No client secret saved: pipe it to --client-secret-stdin, or set TOKENCLI_CLIENT_SECRET when running.',
+    );
+  }
 }

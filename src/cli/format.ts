@@ -1,0 +1,53 @@
+/** Small text renderings shared by the commands' human-readable output. */
+
+/** "58m 12s", "29d 23h", "45s"; the two largest units, as people read expiry times. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const units: Array<[string, number]> = [
+    ['d', Math.floor(s / 86_400)],
+    ['h', Math.floor((s % 86_400) / 3600)],
+    ['m', Math.floor((s % 3600) / 60)],
+    ['s', s % 60],
+  ];
+  const first = units.findIndex(([, n]) => n > 0);
+  if (first === -1) return '0s';
+  return units
+    .slice(first, first + 2)
+    .filter(([, n]) => n > 0)
+    .map(([unit, n]) => `${n}${unit}`)
+    .join(' ');
+}
+
+/** The largest unit only ("59m", "29d"), for one-line summaries. */
+export function formatDurationShort(totalSeconds: number): string {
+  return formatDuration(totalSeconds).split(' ')[0] ?? '0s';
+}
+
+/** "14:03" today, else "2026-12-21 14:03", in local time. */
+export function formatClock(at: Date, now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  const sameDay = at.toDateString() === now.toDateString();
+  return sameDay ? time : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
+}
+
+/** "expires in 58m 12s (at 14:03)" or "expired 3m ago (at 13:01)". */
+export function describeExpiry(expiresAt: Date, now: Date): string {
+  const seconds = (expiresAt.getTime() - now.getTime()) / 1000;
+  const clock = formatClock(expiresAt, now);
+  return seconds > 0
+    ? `expires in ${formatDuration(seconds)} (at ${clock})`
+    : `expired ${formatDuration(-seconds)} ago (at ${clock})`;
+}
+
+/** Tokens are shown as `abcd…wxyz` unless `--show-tokens`; short values are hidden entirely. */
+export function maskToken(token: string): string {
+  if (token.length < 16) return '…';
+  return `${token.slice(0, 4)}…${token.slice(-4)}`;
+}
+
+/** Seconds from now until an ISO time, floored; undefined stays undefined. */
+export function secondsUntil(iso: string | undefined, now: Date): number | undefined {
+  if (iso === undefined) return undefined;
+  return Math.floor((Date.parse(iso) - now.getTime()) / 1000);
+}

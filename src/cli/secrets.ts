@@ -1,0 +1,106 @@
+/**
+ * Secrets come from stdin (`--…-stdin`), an environment variable, or a prompt without echo on a
+ * terminal — never from a flag value, which would show in `ps` and shell history (SPEC.md §2.1).
+ */
+import { ExitCode, TokencliError, UsageError } from '../errors.js';
+import type { CommandContext } from './context.js';
+
+export interface SecretSource {
+  /** What it is, for prompts and errors: "password", "client secret". */
+  label: string;
+  /** The flag that reads it from stdin, e.g. `--password-stdin`. */
+  stdinFlag: string;
+  /** The environment variable that may hold it, e.g. `TOKENCLI_PASSWORD`. */
+  envVar: string;
+  /** Whether the stdin flag was given. */
+  fromStdin: boolean;
+}
+
+const MAX_STDIN_BYTES = 64 * 1024;
+
+/** Reads all of stdin as one secret: one trailing newline removed, nothing else touched. */
+export async function readStdinSecret(ctx: CommandContext, what: string, flag: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.io.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buffer.length;
+    if (size > MAX_STDIN_BYTES) throw new UsageError(`${flag}: the ${what} on stdin is larger than 64 KiB`);
+    chunks.push(buffer);
+  }
+  const value = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+  if (value === '') {
+    throw new UsageError(
+      `${flag}: stdin was empty`,
+      `pipe the ${what} in, e.g. printf %s "$VALUE" | tokencli … ${flag}`,
+    );
+  }
+  return value;
+}
+
+/** Prompts on the terminal without echoing what is typed. Ctrl-C aborts (exit 130). */
+export function promptHidden(ctx: CommandContext, prompt: string): Promise<string> {
+  const { stdin, stderr } = ctx.io;
+  const tty = stdin as NodeJS.ReadStream;
+  return new Promise((resolve, reject) => {
+    let value = '';
+    stderr.write(prompt);
+    const finish = (error?: Error) => {
+      tty.setRawMode?.(false);
+      tty.off('data', onData);
+      tty.pause();
+      stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (data: Buffer | string) => {
+      for (const char of data.toString('utf8')) {
+        if (char === '\r' || char === '\n' || char === '\u0004') return finish();
+        if (char === '\u0003')
+          return finish(new TokencliError('interrupted', { exitCode: ExitCode.interrupted }));
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    tty.setRawMode?.(true);
+    tty.resume();
+    tty.on('data', onData);
+  });
+}
+
+/**
+ * Finds a secret: stdin flag, then environment, then (on a terminal) a hidden prompt. Returns
+ * undefined when none is available and stdin is not a terminal, so callers decide whether that
+ * is a usage error (see `missingSecret`) or a fall-through.
+ */
+export async function findSecret(ctx: CommandContext, source: SecretSource): Promise<string | undefined> {
+  if (source.fromStdin) return readStdinSecret(ctx, source.label, source.stdinFlag);
+  const fromEnv = ctx.io.env[source.envVar];
+  if (fromEnv) return fromEnv;
+  if (ctx.io.stdinIsTTY) {
+    const typed = await promptHidden(ctx, `${source.label[0]?.toUpperCase()}${source.label.slice(1)}: `);
+    if (typed === '') throw new UsageError(`no ${source.label} entered`);
+    return typed;
+  }
+  return undefined;
+}
+
+export function missingSecret(source: SecretSource, alternative?: string): UsageError {
+  return new UsageError(
+    `no ${source.label}, and stdin is not a terminal to ask for one`,
+    `pipe it to ${source.stdinFlag} or set ${source.envVar}${alternative ? `, or ${alternative}` : ''}`,
+  );
+}
+
+/** Only one `--…-stdin` flag can own stdin in one run. */
+export function assertOneStdinReader(flags: Array<[boolean | undefined, string]>): void {
+  const given = flags.filter(([on]) => on).map(([, name]) => name);
+  if (given.length > 1) {
+    throw new UsageError(
+      `${given.join(' and ')} both want stdin`,
+      'give one secret on stdin and the other in its environment variable',
+    );
+  }
+}

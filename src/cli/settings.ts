@@ -1,0 +1,158 @@
+/**
+ * Resolves every setting as flag > environment > profile in the config file > default
+ * (SPEC.md §2.1). Pure reading and checking; nothing here touches the network or the store.
+ */
+import { UsageError } from '../errors.js';
+import type { StoreKind } from '../store/types.js';
+import { type ConfigFile, configDirFrom, type ProfileConfig, readConfig } from './config-file.js';
+import type { CommandContext } from './context.js';
+
+export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
+const DEFAULT_TIMEOUT_SECONDS = 30;
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const STORE_KINDS: readonly StoreKind[] = ['keychain', 'file', 'none'];
+
+export interface Settings {
+  profile: string;
+  configDir: string;
+  config: ConfigFile;
+  /** No trailing slash; checked for https (or loopback http). */
+  baseUrl: string | undefined;
+  clientId: string | undefined;
+  redirectUri: string;
+  email: string | undefined;
+  storeKind: StoreKind | undefined;
+  timeoutMs: number;
+  caFile: string | undefined;
+}
+
+/** Flags of the running command that override settings (`--redirect-uri`, `--email`). */
+export interface LocalOverrides {
+  redirectUri?: string | undefined;
+  email?: string | undefined;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** `https://` required, except loopback hosts, which may use `http://` (SPEC.md §2.1). */
+export function checkBaseUrl(raw: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${source}: "${raw}" is not a URL`, 'use the form https://api.example.com');
+  }
+  if (url.username || url.password) {
+    throw new UsageError(
+      `${source}: credentials in the URL are not allowed`,
+      'remove the user:password@ part',
+    );
+  }
+  if (url.search || url.hash) {
+    throw new UsageError(
+      `${source}: the base URL must not carry a query or fragment`,
+      'use the form https://api.example.com',
+    );
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(
+      `${source}: plain http:// is refused for ${url.host}; tokens and secrets would cross the network unencrypted`,
+      'use https://, or http:// only for a loopback address such as 127.0.0.1',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`${source}: unsupported scheme ${url.protocol}`, 'use https://');
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function parseTimeout(raw: string | number, source: string): number {
+  const seconds = typeof raw === 'number' ? raw : Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+    throw new UsageError(
+      `${source}: "${raw}" is not a timeout in seconds`,
+      'give a number of seconds between 1 and 3600',
+    );
+  }
+  return Math.round(seconds * 1000);
+}
+
+function parseStore(raw: string, source: string): StoreKind {
+  if (!(STORE_KINDS as readonly string[]).includes(raw)) {
+    throw new UsageError(`${source}: unknown store "${raw}"`, 'use keychain, file or none');
+  }
+  return raw as StoreKind;
+}
+
+function pick<T>(...candidates: Array<[T | undefined, string]>): [T, string] | undefined {
+  for (const candidate of candidates)
+    if (candidate[0] !== undefined && candidate[0] !== '') return candidate as [T, string];
+  return undefined;
+}
+
+export async function resolveSettings(ctx: CommandContext, local: LocalOverrides = {}): Promise<Settings> {
+  const { globals, io } = ctx;
+  const env = io.env;
+  const profile = globals.profile ?? env.TOKENCLI_PROFILE ?? 'default';
+  if (!PROFILE_NAME.test(profile)) {
+    throw new UsageError(
+      `invalid profile name "${profile}"`,
+      'use letters, digits, ".", "_" and "-" (at most 64)',
+    );
+  }
+  const configDir = configDirFrom(env);
+  const config = await readConfig(configDir);
+  const stored: ProfileConfig = config.profiles[profile] ?? {};
+  const inProfile = `profile "${profile}"`;
+
+  const baseUrl = pick<string>(
+    [globals.baseUrl, '--base-url'],
+    [env.TOKENCLI_BASE_URL, 'TOKENCLI_BASE_URL'],
+    [stored.base_url, `${inProfile} base_url`],
+  );
+  const storeKind = pick<string>(
+    [globals.store, '--store'],
+    [env.TOKENCLI_STORE, 'TOKENCLI_STORE'],
+    [stored.store, `${inProfile} store`],
+  );
+  const timeout = pick<string | number>(
+    [globals.timeout, '--timeout'],
+    [env.TOKENCLI_TIMEOUT, 'TOKENCLI_TIMEOUT'],
+    [stored.timeout, `${inProfile} timeout`],
+  );
+
+  return {
+    profile,
+    configDir,
+    config,
+    baseUrl: baseUrl && checkBaseUrl(baseUrl[0], baseUrl[1]),
+    clientId: globals.clientId || env.TOKENCLI_CLIENT_ID || stored.client_id || undefined,
+    redirectUri:
+      local.redirectUri || env.TOKENCLI_REDIRECT_URI || stored.redirect_uri || DEFAULT_REDIRECT_URI,
+    email: local.email || env.TOKENCLI_EMAIL || stored.email || undefined,
+    storeKind: storeKind && parseStore(storeKind[0], storeKind[1]),
+    timeoutMs: timeout ? parseTimeout(timeout[0], timeout[1]) : DEFAULT_TIMEOUT_SECONDS * 1000,
+    caFile: globals.caFile || stored.ca_file || undefined,
+  };
+}
+
+/** The service coordinates every network command needs, or a usage error saying how to give them. */
+export function requireService(settings: Settings): { baseUrl: string; clientId: string } {
+  if (!settings.baseUrl) {
+    throw new UsageError(
+      `no base URL for profile "${settings.profile}"`,
+      'pass --base-url, set TOKENCLI_BASE_URL, or run `tokencli configure`',
+    );
+  }
+  if (!settings.clientId) {
+    throw new UsageError(
+      `no client id for profile "${settings.profile}"`,
+      'pass --client-id, set TOKENCLI_CLIENT_ID, or run `tokencli configure`',
+    );
+  }
+  return { baseUrl: settings.baseUrl, clientId: settings.clientId };
+}
