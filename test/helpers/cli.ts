@@ -24,6 +24,8 @@ export interface RunOptions {
   input?: string;
   timeoutMs?: number;
   cwd?: string;
+  /** Runs the CLI under this umask (through /bin/sh), e.g. '000'. */
+  umask?: string;
 }
 
 export function tempDir(prefix = 'tokencli-test-'): string {
@@ -53,7 +55,13 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const command = options.umask
+      ? ([
+          '/bin/sh',
+          ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args],
+        ] as const)
+      : ([process.execPath, [BIN, ...args]] as const);
+    const child = spawn(command[0], [...command[1]], {
       env: cleanEnv(options.env),
       cwd: options.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,0 +1,116 @@
+/**
+ * The CLI against services that misbehave (SPEC.md §2.4, §2.6): each fault is a real HTTP server
+ * on loopback doing the wrong thing, and the built CLI must answer with the documented exit code,
+ * a one-line error, and nothing stored.
+ */
+
+import { readdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { demoEnv } from './env.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
+  server = undefined;
+});
+
+async function serveWith(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+}
+
+function storedNothing(configDir: string): void {
+  expect(readdirSync(configDir).filter((f) => f.startsWith('credentials'))).toEqual([]);
+}
+
+test('a hung service: exit 5 close to --timeout, with a hint naming --timeout', async () => {
+  const baseUrl = await serveWith(() => {
+    /* never answers */
+  });
+  const configDir = tempDir();
+  const started = Date.now();
+  const r = await runCli(['--timeout', '1', 'token'], { env: demoEnv(baseUrl, configDir) });
+  const elapsed = Date.now() - started;
+  expect(r.code).toBe(5);
+  expect(r.stderr).toMatch(/^error: .*timed out/m);
+  expect(r.stderr).toMatch(/--timeout/);
+  expect(elapsed).toBeLessThan(8000);
+  storedNothing(configDir);
+});
+
+test('HTML from a gateway with 502: exit 5 naming the status', async () => {
+  const baseUrl = await serveWith((_req, res) => {
+    res
+      .writeHead(502, { 'content-type': 'text/html' })
+      .end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+  });
+  const r = await runCli(['token'], { env: demoEnv(baseUrl) });
+  expect(r.code).toBe(5);
+  expect(r.stderr).toMatch(/502/);
+  expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
+});
+
+test('200 with HTML instead of JSON: exit 5', async () => {
+  const baseUrl = await serveWith((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login portal</html>');
+  });
+  const configDir = tempDir();
+  const r = await runCli(['token'], { env: demoEnv(baseUrl, configDir) });
+  expect(r.code).toBe(5);
+  expect(r.stdout).toBe('');
+  storedNothing(configDir);
+});
+
+test('429 with Retry-After: 1 is retried and then succeeds', async () => {
+  let calls = 0;
+  const baseUrl = await serveWith((_req, res) => {
+    calls += 1;
+    if (calls === 1) {
+      res
+        .writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' })
+        .end('{"error":"slow_down"}');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        access_token: 'tok-after-retry-000000000',
+        token_type: 'BearerToken',
+        expires_in: 3599,
+      }),
+    );
+  });
+  const r = await runCli(['token'], { env: demoEnv(baseUrl) });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe('tok-after-retry-000000000\n');
+  expect(calls).toBe(2);
+});
+
+test('a refused connection: exit 5 saying the service could not be reached', async () => {
+  const baseUrl = await serveWith(() => {});
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+  const r = await runCli(['token'], { env: demoEnv(baseUrl) });
+  expect(r.code).toBe(5);
+  expect(r.stderr).toMatch(/^error: .*(reach|refused|connect)/im);
+});
+
+test('service text is shown without escape sequences', async () => {
+  const baseUrl = await serveWith((_req, res) => {
+    res.writeHead(400, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        error: 'invalid_grant',
+        error_description: 'bad \u001b[31mred\u001b[0m \u0007thing',
+      }),
+    );
+  });
+  const r = await runCli(['token'], { env: demoEnv(baseUrl) });
+  expect(r.code).toBe(3);
+  expect(r.stderr).toContain('invalid_grant');
+  expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+});
