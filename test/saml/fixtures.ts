@@ -1,0 +1,148 @@
+/**
+ * Keys, certificates and documents for the SAML tests: RSA pairs from node:crypto, certificates
+ * from the openssl CLI (tests needing one skip with a reason where it is absent), and a raw
+ * xml-crypto signer for the signatures our own signer refuses to make (rsa-sha1, odd transforms).
+ */
+import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignedXml } from 'xml-crypto';
+import { buildAssertion } from '../../src/saml/build-assertion.js';
+import { ALG, NS } from '../../src/saml/constants.js';
+import { ReplayCache } from '../../src/saml/replay-cache.js';
+import type { VerifySamlBearerOptions } from '../../src/saml/verify.js';
+
+export interface KeyPair {
+  privateKeyPem: string;
+  publicKeyPem: string;
+}
+
+export function rsaKeyPair(bits = 2048): KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: bits });
+  return {
+    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  };
+}
+
+export interface CertifiedKey {
+  privateKeyPem: string;
+  certificatePem: string;
+}
+
+/** Why certificate tests skip, or undefined when the openssl CLI works. */
+export const opensslMissing: string | undefined = (() => {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'pipe' });
+    return undefined;
+  } catch {
+    return 'the openssl command is not installed';
+  }
+})();
+
+/** A self-signed certificate and its key, made by `openssl req -x509` in a temporary directory. */
+export function opensslCertificate(cn = 'idp'): CertifiedKey {
+  const dir = mkdtempSync(join(tmpdir(), 'tokencli-saml-'));
+  try {
+    const keyFile = join(dir, 'key.pem');
+    const certFile = join(dir, 'cert.pem');
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${cn}`, '-days', '2'].concat([
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+      ]),
+      { stdio: 'pipe' },
+    );
+    return { privateKeyPem: readFileSync(keyFile, 'utf8'), certificatePem: readFileSync(certFile, 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const ISSUER = 'https://idp.example';
+export const AUDIENCE = 'http://127.0.0.1:8080';
+export const USER = 'demo@example.com';
+/** The tests' clock: fixed, so time checks do not depend on when they run. */
+export const NOW = new Date('2030-01-02T03:04:05Z');
+
+export function assertionXml(overrides: Partial<Parameters<typeof buildAssertion>[0]> = {}): string {
+  return buildAssertion({ email: USER, issuer: ISSUER, audience: AUDIENCE, now: NOW, ...overrides });
+}
+
+export function b64(xml: string): string {
+  return Buffer.from(xml, 'utf8').toString('base64');
+}
+
+export function fromB64(value: string): string {
+  return Buffer.from(value, 'base64').toString('utf8');
+}
+
+/** Wraps an assertion (signed or not) in a samlp:Response with a Success status. */
+export function responseXml(assertion: string, id = '_response1'): string {
+  const bare = assertion.replace(/^<\?xml[^>]*\?>/, '');
+  return (
+    `<samlp:Response xmlns:samlp="${NS.protocol}" xmlns:saml="${NS.assertion}" ID="${id}" Version="2.0" ` +
+    `IssueInstant="${NOW.toISOString()}"><saml:Issuer>${ISSUER}</saml:Issuer>` +
+    `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
+    `${bare}</samlp:Response>`
+  );
+}
+
+export interface RawSignOptions {
+  privateKeyPem: string;
+  certificatePem?: string;
+  signatureAlgorithm?: string;
+  digestAlgorithm?: string;
+  transforms?: string[];
+  canonicalizationAlgorithm?: string;
+  /** XPath of the signed element; default the assertion. */
+  xpath?: string;
+  /** XPath of the element the signature goes after; default the assertion's Issuer. */
+  after?: string;
+}
+
+export const ASSERTION_XPATH = `//*[local-name(.)='Assertion' and namespace-uri(.)='${NS.assertion}']`;
+
+/** Signs with xml-crypto directly, with whatever algorithms a test needs. */
+export function rawSign(xml: string, options: RawSignOptions): string {
+  const signer = new SignedXml({
+    privateKey: options.privateKeyPem,
+    publicCert: options.certificatePem,
+    signatureAlgorithm: options.signatureAlgorithm ?? ALG.rsaSha256,
+    canonicalizationAlgorithm: options.canonicalizationAlgorithm ?? ALG.excC14n,
+  });
+  signer.addReference({
+    xpath: options.xpath ?? ASSERTION_XPATH,
+    transforms: options.transforms ?? [ALG.envelopedSignature, ALG.excC14n],
+    digestAlgorithm: options.digestAlgorithm ?? ALG.sha256,
+  });
+  signer.computeSignature(xml, {
+    prefix: 'ds',
+    location: {
+      reference: options.after ?? `${options.xpath ?? ASSERTION_XPATH}/*[local-name(.)='Issuer']`,
+      action: 'after',
+    },
+  });
+  return signer.getSignedXml();
+}
+
+/** Verification options for the tests' IdP, clock and user; a fresh replay cache each call. */
+export function verifyOptions(
+  publicKeyPem: string,
+  overrides: Partial<VerifySamlBearerOptions> = {},
+): VerifySamlBearerOptions {
+  return {
+    kind: 'SAMLAssertion',
+    trust: { issuer: ISSUER, publicKeyPem },
+    audiences: [AUDIENCE],
+    now: NOW,
+    isKnownUser: (email) => email === USER,
+    replay: new ReplayCache({ now: () => NOW.getTime() }),
+    ...overrides,
+  };
+}
