@@ -1,0 +1,164 @@
+/**
+ * The browser login of SPEC.md §2.5 from start to end: PKCE and state, the loopback listener,
+ * the authorize URL (printed every time, opened unless told not to), then whichever comes first of
+ * the redirect, a pasted URL or code, the timeout and Ctrl-C; the code is exchanged at once (it
+ * lives 20 s, SPEC.md §1 rule 3) and the waiting browser tab is told how it ended.
+ *
+ * Nothing here prints: lines go to the injected `info` / `warn`, which the command writes to stderr.
+ */
+import type { Readable } from 'node:stream';
+import { ExitCode, TokencliError } from '../errors.js';
+import { buildAuthorizeUrl } from './authorize-url.js';
+import { pages } from './callback-page.js';
+import { LoopbackListener, type ReceivedCode } from './loopback-listener.js';
+import { waitForPastedCode } from './paste-prompt.js';
+import { createPkcePair, createState, type RandomBytes } from './pkce.js';
+import { parseRedirectUri } from './redirect-uri.js';
+
+export interface LoginFlowSettings {
+  baseUrl: string;
+  clientId: string;
+  /** A loopback http URI; port 0 = any free port. */
+  redirectUri: string;
+  scope?: string | undefined;
+  endOtherSessions?: boolean | undefined;
+  /** How long to wait for the browser (`--timeout-login`, default 300 s). */
+  timeoutMs: number;
+}
+
+export interface LoginFlowDeps {
+  /** Progress lines and the URL, for stderr. */
+  info: (line: string) => void;
+  /** Problems that do not stop the flow (browser not opened, a stray redirect, a bad paste). */
+  warn: (line: string) => void;
+  /** Opens the URL in a browser; absent with `--no-browser`. Must not throw for a failed launch. */
+  openBrowser?: ((url: string) => Promise<unknown>) | undefined;
+  /** The terminal to read a pasted redirect URL or code from; absent when stdin is not a terminal. */
+  pasteInput?: Readable | undefined;
+  /** Ctrl-C: stops waiting, closes the listener, rejects with the signal's reason. */
+  signal: AbortSignal;
+  /** Randomness for state and PKCE; tests may fix it. */
+  random?: RandomBytes | undefined;
+}
+
+/** The parameters of the authorization_code exchange (SPEC.md §2.4). */
+export interface AuthorizationGrant {
+  code: string;
+  redirect_uri: string;
+  code_verifier: string;
+}
+
+/** What the exchange step reports back, so the browser tab can say who logged in. */
+export interface ExchangeOutcome<T> {
+  result: T;
+  /** One sentence for the success page, e.g. "You are logged in as demo@example.com." */
+  summary: string;
+}
+
+function interrupted(signal: AbortSignal): unknown {
+  return signal.reason instanceof TokencliError
+    ? signal.reason
+    : new TokencliError('interrupted', { exitCode: ExitCode.interrupted, cause: signal.reason });
+}
+
+function timedOut(timeoutMs: number): TokencliError {
+  return new TokencliError(
+    `timed out after ${Math.round(timeoutMs / 1000)} s waiting for the login to finish in the browser`,
+    {
+      exitCode: ExitCode.loginIncomplete,
+      hint: 'run `tokencli login` again and finish in the browser, or allow more time with --timeout-login SECONDS',
+    },
+  );
+}
+
+/**
+ * Runs the login and calls `exchange` with the code the moment it arrives. Resolves with what
+ * `exchange` returned; rejects with a TokencliError (exit 2 bad redirect URI or taken port, 3 the
+ * service answered with an error, 6 denied or timed out) or the abort reason. The listener is closed
+ * in every case, after the browser tab got its page.
+ */
+export async function runLoginFlow<T>(
+  settings: LoginFlowSettings,
+  deps: LoginFlowDeps,
+  exchange: (grant: AuthorizationGrant) => Promise<ExchangeOutcome<T>>,
+): Promise<T> {
+  const { signal } = deps;
+  if (signal.aborted) throw interrupted(signal);
+  const redirect = parseRedirectUri(settings.redirectUri);
+  const state = createState(deps.random);
+  const pkce = createPkcePair(deps.random);
+  const listener = await LoopbackListener.start({
+    redirect,
+    expectedState: state,
+    onIgnored: (why) => deps.warn(`ignored ${why}; still waiting`),
+  });
+
+  const stopWaiting = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const url = buildAuthorizeUrl({
+      baseUrl: settings.baseUrl,
+      clientId: settings.clientId,
+      redirectUri: listener.redirectUri,
+      state,
+      codeChallenge: pkce.challenge,
+      scope: settings.scope,
+      endOtherSessions: settings.endOtherSessions,
+    });
+    deps.info('Open this URL in a browser to log in:');
+    deps.info(`  ${url}`);
+    if (deps.openBrowser) {
+      deps.info('Opening it in your browser…');
+      deps
+        .openBrowser(url)
+        .catch((error: unknown) => deps.warn(`could not open a browser: ${String(error)}`));
+    }
+    const waits: Promise<ReceivedCode>[] = [
+      listener.waitForCode(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(timedOut(settings.timeoutMs)), settings.timeoutMs);
+      }),
+      new Promise<never>((_, reject) => {
+        onAbort = () => reject(interrupted(signal));
+        signal.addEventListener('abort', onAbort, { once: true });
+      }),
+    ];
+    if (deps.pasteInput) {
+      deps.info('If the browser is on another machine, paste the URL it ends up on (or the code) here:');
+      waits.push(
+        waitForPastedCode({
+          input: deps.pasteInput,
+          expectedState: state,
+          warn: deps.warn,
+          signal: stopWaiting.signal,
+        }).then((code) => ({ code, respond: async () => {} })),
+      );
+    }
+    deps.info(
+      `Waiting up to ${Math.round(settings.timeoutMs / 1000)} s for the login to finish (Ctrl-C to cancel)…`,
+    );
+    const received = await Promise.race(waits);
+    // Whichever came first won: the others stop now (the paste prompt lets go of stdin).
+    stopWaiting.abort();
+
+    let outcome: ExchangeOutcome<T>;
+    try {
+      outcome = await exchange({
+        code: received.code,
+        redirect_uri: listener.redirectUri,
+        code_verifier: pkce.verifier,
+      });
+    } catch (error) {
+      await received.respond(signal.aborted ? pages.interrupted() : pages.exchangeFailed());
+      throw error;
+    }
+    await received.respond(pages.success(outcome.summary));
+    return outcome.result;
+  } finally {
+    stopWaiting.abort();
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    await listener.close();
+  }
+}
