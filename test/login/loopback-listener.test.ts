@@ -108,7 +108,7 @@ describe('binding', () => {
 });
 
 describe('requests', () => {
-  test.each([
+  test.each<[string | null, string]>([
     ['evil.example', 'a rebinding name'],
     ['evil.example:PORT', 'a rebinding name with the port'],
     ['127.0.0.1:1', 'the loopback address with another port'],
