@@ -1,0 +1,50 @@
+/**
+ * The undici dispatcher for one call: `EnvHttpProxyAgent` (HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
+ * SPEC.md §2.4) with the `--timeout` on connect, headers and body, and the extra CAs.
+ *
+ * Built per call, not per process: EnvHttpProxyAgent reads the proxy variables when it is
+ * constructed, and a fresh agent closed after the call leaves no keep-alive socket holding the
+ * CLI's event loop open. Tests pass their own dispatcher (`HttpSettings.dispatcher`, e.g. a
+ * MockAgent); that one is used as it is and never closed here.
+ */
+import type { Dispatcher } from 'undici';
+import type { HttpSettings } from '../oauth/types.js';
+import { loadCaCertificates } from './ca-certificates.js';
+
+export interface CallDispatcher {
+  dispatcher: Dispatcher;
+  /**
+   * Releases the sockets of a dispatcher built here (destroyed, not closed: the call is over and a
+   * half-read body must not keep the socket waiting); a no-op for an injected one.
+   */
+  close(): Promise<void>;
+}
+
+/** undici's timeouts must be whole, non-negative milliseconds. */
+export function wholeMs(ms: number): number {
+  return Math.max(1, Math.ceil(ms));
+}
+
+export async function dispatcherFor(settings: HttpSettings): Promise<CallDispatcher> {
+  if (settings.dispatcher !== undefined && settings.dispatcher !== null) {
+    return { dispatcher: settings.dispatcher as Dispatcher, close: async () => {} };
+  }
+  // Read the CA files before loading undici: a bad --ca-file is a usage error either way.
+  const ca = loadCaCertificates(settings.caFile);
+  const { EnvHttpProxyAgent } = await import('undici');
+  const timeout = wholeMs(settings.timeoutMs);
+  const tls = ca === undefined ? { timeout } : { timeout, ca };
+  const agent = new EnvHttpProxyAgent({
+    // `connect` is used for direct connections; through a proxy, undici takes the target's TLS
+    // options from `requestTls` and the proxy's own from `proxyTls`.
+    connect: tls,
+    requestTls: tls,
+    proxyTls: tls,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+  });
+  return {
+    dispatcher: agent,
+    close: () => agent.destroy().catch(() => {}),
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Failures where no usable HTTP response arrived: connection errors, timeouts, TLS failures, an
+ * oversize body. All are exit 5 (SPEC.md §2.6: "the service could not be reached or failed"); the
+ * hint names the fix (`--timeout`, `--ca-file` / `NODE_EXTRA_CA_CERTS`, the base URL, a proxy).
+ */
+import { ExitCode, TokencliError } from '../errors.js';
+
+/** What went wrong on the wire, for callers and tests that need more than the message. */
+export type NetworkFailure =
+  | 'timeout'
+  | 'connect'
+  | 'dns'
+  | 'tls'
+  | 'reset'
+  | 'proxy'
+  | 'too_large'
+  | 'other';
+
+export class NetworkError extends TokencliError {
+  readonly failure: NetworkFailure;
+  /** The system or undici error code that caused it (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, …). */
+  readonly code: string | undefined;
+
+  constructor(
+    message: string,
+    failure: NetworkFailure,
+    code: string | undefined,
+    hint: string,
+    cause?: unknown,
+  ) {
+    super(message, { exitCode: ExitCode.unavailable, hint, cause });
+    this.name = 'NetworkError';
+    this.failure = failure;
+    this.code = code;
+  }
+}
+
+/** Certificate problems a missing CA explains: the hint is to add one (SPEC.md §2.4). */
+const UNTRUSTED_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_CHAIN_TOO_LONG',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REJECTED',
+]);
+const CLOCK_CODES = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+const HOSTNAME_CODES = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'UND_ERR_PRX_TLS']);
+
+const CA_HINT =
+  'if the certificate is signed by a private or corporate CA (or a TLS-inspecting proxy), add that CA with --ca-file FILE or NODE_EXTRA_CA_CERTS=FILE (PEM)';
+
+/** Every error code in the chain: the error, its `cause`s and an AggregateError's members. */
+export function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (e: unknown): void => {
+    if (e === null || typeof e !== 'object' || seen.has(e)) return;
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    visit((e as { cause?: unknown }).cause);
+    const members = (e as { errors?: unknown }).errors;
+    if (Array.isArray(members)) for (const m of members) visit(m);
+  };
+  visit(error);
+  return codes;
+}
+
+/** True when the error proves no request reached the service: the only retryable failures (SPEC.md §2.4). */
+export function isNotConnected(error: unknown): boolean {
+  return errorCodes(error).some((c) => c === 'ECONNREFUSED' || c === 'ENOTFOUND' || c === 'EAI_AGAIN');
+}
+
+/**
+ * Turns an error thrown by undici into a NetworkError. `target` is the origin (never a full URL
+ * with a query) so nothing secret ends up in the message.
+ */
+export function classifyNetworkError(error: unknown, target: string, timeoutMs: number): NetworkError {
+  const codes = errorCodes(error);
+  const has = (set: Set<string>) => codes.find((c) => set.has(c));
+  const seconds = formatSeconds(timeoutMs);
+
+  if (codes.some((c) => c.startsWith('UND_ERR_') && c.endsWith('_TIMEOUT')) || codes.includes('ETIMEDOUT')) {
+    return timeoutError(target, timeoutMs, error);
+  }
+  const untrusted = has(UNTRUSTED_CODES);
+  if (untrusted) {
+    return new NetworkError(
+      `the TLS certificate of ${target} is not trusted (${untrusted})`,
+      'tls',
+      untrusted,
+      CA_HINT,
+      error,
+    );
+  }
+  const clock = has(CLOCK_CODES);
+  if (clock) {
+    const what = clock === 'CERT_HAS_EXPIRED' ? 'has expired' : 'is not yet valid';
+    return new NetworkError(
+      `the TLS certificate of ${target} ${what} (${clock})`,
+      'tls',
+      clock,
+      `check the system clock; ${CA_HINT}`,
+      error,
+    );
+  }
+  const hostname = has(HOSTNAME_CODES);
+  if (hostname) {
+    return new NetworkError(
+      `the TLS certificate of ${target} does not match its host name (${hostname})`,
+      'tls',
+      hostname,
+      `check the base URL's host name; ${CA_HINT}`,
+      error,
+    );
+  }
+  const tls = codes.find((c) => c.startsWith('ERR_SSL_') || c.startsWith('ERR_TLS_') || c === 'EPROTO');
+  if (tls) {
+    return new NetworkError(
+      `the TLS handshake with ${target} failed (${tls})`,
+      'tls',
+      tls,
+      `check that the base URL uses the right scheme and port; ${CA_HINT}`,
+      error,
+    );
+  }
+  if (codes.includes('ECONNREFUSED')) {
+    return new NetworkError(
+      `could not connect to ${target}: connection refused`,
+      'connect',
+      'ECONNREFUSED',
+      'check the base URL (--base-url, TOKENCLI_BASE_URL) and that the token service is running',
+      error,
+    );
+  }
+  const dns = codes.find((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN');
+  if (dns) {
+    return new NetworkError(
+      `could not resolve the host of ${target} (${dns})`,
+      'dns',
+      dns,
+      'check the base URL (--base-url, TOKENCLI_BASE_URL), your network and DNS',
+      error,
+    );
+  }
+  // undici reports a refused CONNECT (`Proxy response (502) !== 200 …`) or a 407 only in the message.
+  if (/\bproxy\b/i.test(messageOf(error))) {
+    return new NetworkError(
+      `the proxy refused to connect to ${target}: ${messageOf(error)}`,
+      'proxy',
+      codes[0],
+      'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
+      error,
+    );
+  }
+  const reset = codes.find(
+    (c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET' || c.startsWith('HPE_'),
+  );
+  if (reset) {
+    return new NetworkError(
+      `the connection to ${target} broke before the response was complete (${reset})`,
+      'reset',
+      reset,
+      `try again; if it keeps happening, check proxies between you and the service (the request timed out after ${seconds} s at most)`,
+      error,
+    );
+  }
+  const code = codes[0];
+  return new NetworkError(
+    `the request to ${target} failed${code ? ` (${code})` : ''}: ${messageOf(error)}`,
+    'other',
+    code,
+    'check the base URL and your network; run again with --verbose for details',
+    error,
+  );
+}
+
+/** The message of the `--timeout` deadline: exit 5 "timed out after N s", hint `--timeout`. */
+export function timeoutError(target: string, timeoutMs: number, cause?: unknown): NetworkError {
+  return new NetworkError(
+    `the request to ${target} timed out after ${formatSeconds(timeoutMs)} s`,
+    'timeout',
+    'ETIMEDOUT',
+    'the token service may be slow or unreachable; allow more time with --timeout SECONDS (or TOKENCLI_TIMEOUT)',
+    cause,
+  );
+}
+
+function formatSeconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,159 @@
+/**
+ * Error responses of the token service into ServiceError. The shapes of SPEC.md §1:
+ *
+ *   400  {"ErrorCode":"invalid_request","Error":"invalid or null consumer key: …","Hint":"…"}
+ *   403  {"error":{"code":403,"message":"Credential provided is invalid. …","subcode":"017"}}
+ *   400  {"error":"invalid_grant","error_description":"…"}             (RFC 6749 §5.2)
+ *
+ * plus `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3), and anything else a gateway
+ * may send (HTML, plain text, other JSON, an empty body) shown as a short sanitised snippet.
+ */
+
+import { ExitCode } from '../errors.js';
+import type { HttpResponse } from '../http/request.js';
+import {
+  exitCodeForStatus,
+  type RequestContext,
+  ServiceError,
+  type ServiceErrorFields,
+  serviceErrorMessage,
+} from './service-error.js';
+import { serviceErrorHint } from './service-error-hints.js';
+import { bodySnippet, cleanServiceText } from './service-text.js';
+
+interface ParsedError extends ServiceErrorFields {
+  /** The ErrorCode/Error/Hint shape, which the service uses for an unknown client id. */
+  unknownClient?: boolean;
+  /** True when the body carried one of the service's error shapes (not a snippet of something else). */
+  recognised: boolean;
+}
+
+/**
+ * The ServiceError for a response that is not a success. A 2xx carrying an error shape is a
+ * refusal too (exit 3); any other status takes its exit code from exitCodeForStatus.
+ */
+export function parseErrorResponse(res: HttpResponse, context: RequestContext): ServiceError {
+  const parsed = parseErrorBody(res, context);
+  const refusal =
+    parsed.recognised && res.status < 300 ? true : exitCodeForStatus(res.status) === ExitCode.refused;
+  const retryAfter = res.headers['retry-after'];
+  const fields: ServiceErrorFields = {
+    status: res.status,
+    code: parsed.code,
+    subcode: parsed.subcode,
+    description: parsed.description,
+  };
+  return new ServiceError({
+    ...fields,
+    message: serviceErrorMessage(fields, refusal),
+    exitCode: refusal ? ExitCode.refused : ExitCode.unavailable,
+    hint: serviceErrorHint(
+      {
+        ...fields,
+        unknownClient: parsed.unknownClient,
+        retryAfter: retryAfter && /^\s*\d+\s*$/.test(retryAfter) ? `${retryAfter.trim()} s` : undefined,
+      },
+      context,
+    ),
+  });
+}
+
+/** Recognises an error shape in a JSON value, or returns undefined. */
+export function errorShape(json: unknown, secrets: readonly string[]): ParsedError | undefined {
+  if (!isObject(json)) return undefined;
+  const text = (v: unknown, max?: number): string | undefined =>
+    typeof v === 'string' || typeof v === 'number' ? cleanServiceText(String(v), secrets, max) : undefined;
+  // Codes are identifiers: anything longer than this is not one worth showing in full.
+  const CODE_CHARS = 64;
+
+  // {"ErrorCode": …, "Error": …, "Hint": …}: the service's answer to an unknown client id.
+  if (typeof json.ErrorCode === 'string' || typeof json.Error === 'string') {
+    return {
+      status: 0,
+      code: text(json.ErrorCode, CODE_CHARS),
+      description: text(json.Error),
+      unknownClient: true,
+      recognised: true,
+    };
+  }
+  // {"error": {"code": 403, "message": …, "subcode": "017"}}
+  if (isObject(json.error)) {
+    const e = json.error;
+    return {
+      status: 0,
+      code: text(e.code, CODE_CHARS),
+      subcode: text(e.subcode, CODE_CHARS),
+      description: text(e.message) ?? text(e.description),
+      recognised: true,
+    };
+  }
+  // {"error": "invalid_grant", "error_description": …} (RFC 6749 §5.2)
+  if (typeof json.error === 'string') {
+    return {
+      status: 0,
+      code: text(json.error, CODE_CHARS),
+      description: text(json.error_description),
+      recognised: true,
+    };
+  }
+  return undefined;
+}
+
+function parseErrorBody(res: HttpResponse, context: RequestContext): ParsedError {
+  const contentType = res.headers['content-type'];
+  const fromHeader = bearerChallenge(res.headers['www-authenticate'], context.secrets);
+  if (!res.body.trim())
+    return { status: res.status, ...fromHeader, recognised: fromHeader.code !== undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    return {
+      status: res.status,
+      ...fromHeader,
+      description: bodySnippet(res.body, contentType, context.secrets),
+      recognised: false,
+    };
+  }
+  const shape = errorShape(json, context.secrets);
+  if (shape) {
+    return {
+      ...shape,
+      status: res.status,
+      code: shape.code ?? fromHeader.code,
+      description: shape.description ?? fromHeader.description,
+    };
+  }
+  // Other JSON ({"message": …} from a gateway, a problem+json document, a bare string): show it briefly.
+  const message = isObject(json) ? (json.message ?? json.detail ?? json.title) : undefined;
+  return {
+    status: res.status,
+    ...fromHeader,
+    description:
+      typeof message === 'string'
+        ? cleanServiceText(message, context.secrets)
+        : bodySnippet(res.body, contentType, context.secrets),
+    recognised: false,
+  };
+}
+
+/** `Bearer realm="x", error="invalid_token", error_description="…"` (RFC 6750 §3). */
+function bearerChallenge(
+  header: string | undefined,
+  secrets: readonly string[],
+): { code?: string; description?: string } {
+  if (!header || !/^\s*Bearer\b/i.test(header)) return {};
+  const param = (name: string) => new RegExp(`\\b${name}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(header)?.[1];
+  const code = param('error');
+  const description = param('error_description');
+  const out: { code?: string; description?: string } = {};
+  const cleanCode = code ? cleanServiceText(code, secrets) : undefined;
+  const cleanDescription = description ? cleanServiceText(description, secrets) : undefined;
+  if (cleanCode) out.code = cleanCode;
+  if (cleanDescription) out.description = cleanDescription;
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,89 @@
+/**
+ * Field readers shared by the token and token-information parsers. A field of the wrong type makes
+ * the whole response unusable: MalformedResponse says which field and what it was instead, and the
+ * response reader turns it into a ServiceError (exit 5, SPEC.md §2.6).
+ */
+
+/** A response that is JSON but not the shape expected; `message` names the field and the problem. */
+export class MalformedResponse extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MalformedResponse';
+  }
+}
+
+/** The largest lifetime accepted: the service documents `expires_in` as int32. */
+export const MAX_SECONDS = 2 ** 31 - 1;
+
+/** `null`, `an array`, `a number`, … for messages. */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a ${type}`;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function requireObject(json: unknown, what: string): Record<string, unknown> {
+  if (!isPlainObject(json))
+    throw new MalformedResponse(`the ${what} is ${describeType(json)}, not a JSON object`);
+  return json;
+}
+
+/** A string field; absent or null → undefined. */
+export function optionalString(obj: Record<string, unknown>, name: string): string | undefined {
+  const value = obj[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string')
+    throw new MalformedResponse(`${name} is ${describeType(value)}, not a string`);
+  return value;
+}
+
+// RFC 6750 §2.1 b64token, loosened to any visible ASCII: the token goes into an HTTP header and a
+// shell's `$(tokencli token)`, where spaces, control characters and non-ASCII would break or inject.
+const TOKEN_CHARS = /^[\x21-\x7e]+$/;
+
+/** A token field (access or refresh token): a string of visible ASCII; absent, null or "" → undefined. */
+export function optionalToken(obj: Record<string, unknown>, name: string): string | undefined {
+  const value = optionalString(obj, name);
+  if (value === undefined || value === '') return undefined;
+  if (!TOKEN_CHARS.test(value)) {
+    throw new MalformedResponse(
+      `${name} holds characters that are not allowed in a token (spaces, control or non-ASCII characters)`,
+    );
+  }
+  return value;
+}
+
+/**
+ * A lifetime in seconds: a JSON number, or a string of decimal digits (some gateways stringify
+ * numbers; accepting "3599" costs nothing and is unambiguous). Fractions are rounded down. Negative,
+ * non-numeric and values above int32 are rejected. Absent or null → undefined.
+ */
+export function optionalSeconds(obj: Record<string, unknown>, name: string): number | undefined {
+  const value = obj[name];
+  if (value === undefined || value === null) return undefined;
+  let seconds: number;
+  if (typeof value === 'number') seconds = value;
+  else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) seconds = Number(value);
+  else if (typeof value === 'string') {
+    throw new MalformedResponse(`${name} is the string ${quote(value)}, not a number of seconds`);
+  } else throw new MalformedResponse(`${name} is ${describeType(value)}, not a number of seconds`);
+  if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SECONDS) {
+    throw new MalformedResponse(`${name} is ${String(value)}, outside 0 to ${MAX_SECONDS} seconds`);
+  }
+  return Math.floor(seconds);
+}
+
+/** ISO 8601 time `seconds` after `from` (expires_at: receipt time + expires_in, SPEC.md §2.6). */
+export function addSeconds(from: Date, seconds: number): string {
+  return new Date(from.getTime() + seconds * 1000).toISOString();
+}
+
+function quote(value: string): string {
+  const shown = value.length > 20 ? `${value.slice(0, 20)}…` : value;
+  return JSON.stringify(shown);
+}

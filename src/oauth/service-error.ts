@@ -1,0 +1,103 @@
+/**
+ * The token service answered, but not with what was asked for: a refusal (4xx, exit 3), a failure
+ * (5xx, exit 5), a redirect, or a body that is not the JSON expected (exit 5) — SPEC.md §1, §2.6.
+ * The message names the HTTP status and the service's code/subcode/message; the hint says what to do
+ * (service-error-hints.ts).
+ */
+import { ExitCode, type ExitCodeValue, TokencliError } from '../errors.js';
+import type { GrantTypeValue } from './types.js';
+
+/** What the request was, so that errors can say what to do about it. */
+export interface RequestContext {
+  endpoint: 'token' | 'tokeninfo';
+  grantType?: GrantTypeValue | undefined;
+  clientId?: string | undefined;
+  /** Secret values sent with the request: never repeated in an error message. */
+  secrets: readonly string[];
+}
+
+export interface ServiceErrorFields {
+  /** The HTTP status of the response. */
+  status: number;
+  /** The service's error code: RFC 6749 `error`, `ErrorCode`, or `error.code` of the 403 shape. */
+  code?: string | undefined;
+  /** `error.subcode` of the 403 shape (`017` bad credentials, `018` concurrent session). */
+  subcode?: string | undefined;
+  /** The service's message, sanitised and shortened, or a snippet of an unexpected body. */
+  description?: string | undefined;
+}
+
+export interface ServiceErrorOptions extends ServiceErrorFields {
+  message: string;
+  exitCode: ExitCodeValue;
+  hint?: string | undefined;
+  cause?: unknown;
+}
+
+export class ServiceError extends TokencliError {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly subcode: string | undefined;
+  readonly description: string | undefined;
+
+  constructor(options: ServiceErrorOptions) {
+    super(options.message, { exitCode: options.exitCode, hint: options.hint, cause: options.cause });
+    this.name = 'ServiceError';
+    this.status = options.status;
+    this.code = options.code;
+    this.subcode = options.subcode;
+    this.description = options.description;
+  }
+}
+
+/** Statuses in the 4xx range that say nothing about the credentials: the service failed or is elsewhere. */
+const NOT_A_REFUSAL = new Set([404, 405, 408, 413, 429]);
+
+/**
+ * Exit 3 where the service refused what was sent (SPEC.md §2.6: bad credentials, grant not enabled,
+ * invalid code or token), exit 5 for everything else: 5xx, redirects, wrong endpoint, rate limits.
+ */
+export function exitCodeForStatus(status: number): ExitCodeValue {
+  return status >= 400 && status < 500 && !NOT_A_REFUSAL.has(status)
+    ? ExitCode.refused
+    : ExitCode.unavailable;
+}
+
+/**
+ * `the token service refused the request (HTTP 403, subcode 017): Credential provided is invalid.`
+ * The code is left out where it only repeats the status (the 403 shape's `"code":403`).
+ */
+export function serviceErrorMessage(fields: ServiceErrorFields, refused: boolean): string {
+  const { status, code, subcode, description } = fields;
+  const lead = refused
+    ? 'the token service refused the request'
+    : status >= 500
+      ? 'the token service failed'
+      : 'the token service sent an unexpected response';
+  const parts = [`HTTP ${status}`];
+  if (code && code !== String(status)) parts.push(code);
+  if (subcode) parts.push(`subcode ${subcode}`);
+  // Without a description or a code there was nothing in the body to show.
+  const what = description ? `: ${description}` : code || subcode ? '' : ' with an empty body';
+  return `${lead} (${parts.join(', ')})${what}`;
+}
+
+/**
+ * A 2xx (or 3xx) whose body is not the JSON expected: exit 5, the message saying what was wrong
+ * (`access_token is missing`, `the body is not JSON: <snippet>`).
+ */
+export function unexpectedResponseError(
+  status: number,
+  problem: string,
+  hint: string,
+  cause?: unknown,
+): ServiceError {
+  return new ServiceError({
+    status,
+    description: problem,
+    message: `the token service sent an unexpected response (HTTP ${status}): ${problem}`,
+    exitCode: ExitCode.unavailable,
+    hint,
+    cause,
+  });
+}

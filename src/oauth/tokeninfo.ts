@@ -1,0 +1,53 @@
+/**
+ * Token information (SPEC.md §1, §2.4): `GET <base URL>/v2/oauth/tokeninfo?client_id=…` with
+ * `Authorization: Bearer <access token>` (RFC 6750 §2.1). Only access tokens can be inspected.
+ */
+import { UsageError } from '../errors.js';
+import { sendRequest } from '../http/request.js';
+import { endpointUrl, TOKENINFO_PATH } from './endpoint-url.js';
+import { parseTokenInfo } from './parse-token-info.js';
+import { readServiceJson } from './read-service-response.js';
+import type { RequestContext } from './service-error.js';
+import type { ServiceClient, TokenInfo } from './types.js';
+
+export interface TokenInfoOptions {
+  /** Ctrl-C: the request stops and the signal's reason is thrown. */
+  signal?: AbortSignal;
+}
+
+// What can go into an Authorization header (RFC 6750 §2.1, loosened to visible ASCII).
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/**
+ * Asks the service about an access token. Resolves to every field it returned, normalised by
+ * parse-token-info.ts (with `expires_at` from `client.now` at receipt); rejects with ServiceError
+ * (an invalid, expired or revoked token: exit 3), NetworkError (exit 5) or UsageError (exit 2).
+ */
+export async function fetchTokenInfo(
+  client: ServiceClient,
+  accessToken: string,
+  options: TokenInfoOptions = {},
+): Promise<TokenInfo> {
+  if (!HEADER_SAFE.test(accessToken)) {
+    throw new UsageError(
+      accessToken === ''
+        ? 'the access token is empty'
+        : 'the access token holds spaces, line breaks or other characters a token cannot have',
+      'pass the token alone, e.g. printf %s "$TOKEN" | tokencli info --token-stdin',
+    );
+  }
+  const url = endpointUrl(client.baseUrl, TOKENINFO_PATH);
+  url.searchParams.set('client_id', client.clientId);
+  const secrets = [accessToken];
+  const res = await sendRequest(client.http, {
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    retry: true,
+    signal: options.signal,
+    secrets,
+  });
+  const receivedAt = client.now ? client.now() : new Date();
+  const context: RequestContext = { endpoint: 'tokeninfo', clientId: client.clientId, secrets };
+  return parseTokenInfo(readServiceJson(res, context), receivedAt, res.status);
+}
