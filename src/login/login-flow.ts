@@ -61,9 +61,14 @@ function interrupted(signal: AbortSignal): unknown {
     : new TokencliError('interrupted', { exitCode: ExitCode.interrupted, cause: signal.reason });
 }
 
+/** Seconds for messages: 300000 → "300", 300 → "0.3". */
+function seconds(ms: number): string {
+  return String(Number((ms / 1000).toFixed(1)));
+}
+
 function timedOut(timeoutMs: number): TokencliError {
   return new TokencliError(
-    `timed out after ${Math.round(timeoutMs / 1000)} s waiting for the login to finish in the browser`,
+    `timed out after ${seconds(timeoutMs)} s waiting for the login to finish in the browser`,
     {
       exitCode: ExitCode.loginIncomplete,
       hint: 'run `tokencli login` again and finish in the browser, or allow more time with --timeout-login SECONDS',
@@ -135,9 +140,7 @@ export async function runLoginFlow<T>(
         }).then((code) => ({ code, respond: async () => {} })),
       );
     }
-    deps.info(
-      `Waiting up to ${Math.round(settings.timeoutMs / 1000)} s for the login to finish (Ctrl-C to cancel)…`,
-    );
+    deps.info(`Waiting up to ${seconds(settings.timeoutMs)} s for the login to finish (Ctrl-C to cancel)…`);
     const received = await Promise.race(waits);
     // Whichever came first won: the others stop now (the paste prompt lets go of stdin).
     stopWaiting.abort();
