@@ -27,7 +27,9 @@ export interface LoginFlowSettings {
 }
 
 export interface LoginFlowDeps {
-  /** Progress lines and the URL, for stderr. */
+  /** The authorize URL; printed on stderr in every case, even with `--quiet` (SPEC.md §2.5). */
+  showUrl: (url: string) => void;
+  /** Progress lines for stderr. */
   info: (line: string) => void;
   /** Problems that do not stop the flow (browser not opened, a stray redirect, a bad paste). */
   warn: (line: string) => void;
@@ -112,7 +114,7 @@ export async function runLoginFlow<T>(
       endOtherSessions: settings.endOtherSessions,
     });
     deps.info('Open this URL in a browser to log in:');
-    deps.info(`  ${url}`);
+    deps.showUrl(url);
     if (deps.openBrowser) {
       deps.info('Opening it in your browser…');
       deps

@@ -22,10 +22,8 @@ function harness(extra: Partial<LoginFlowDeps> = {}) {
   });
   const controller = new AbortController();
   const deps: LoginFlowDeps = {
-    info: (line) => {
-      info.push(line);
-      if (line.startsWith('  https://')) gotUrl(new URL(line.trim()));
-    },
+    showUrl: (url) => gotUrl(new URL(url)),
+    info: (line) => info.push(line),
     warn: (line) => warnings.push(line),
     signal: controller.signal,
     ...extra,
