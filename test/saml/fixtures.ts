@@ -146,3 +146,17 @@ export function verifyOptions(
     ...overrides,
   };
 }
+
+/** Replaces `from` in `text`, failing the test when it is absent (a no-op mutation proves nothing). */
+export function mutate(text: string, from: string | RegExp, to: string): string {
+  const changed = text.replace(from, to);
+  if (changed === text) throw new Error(`test setup: ${String(from)} not found`);
+  return changed;
+}
+
+/** The `<ds:Signature …>…</ds:Signature>` element of a signed document (the first one). */
+export function signatureOf(xml: string): string {
+  const match = xml.match(/<ds:Signature [\s\S]*?<\/ds:Signature>/);
+  if (!match) throw new Error('test setup: no signature');
+  return match[0];
+}

@@ -1,0 +1,116 @@
+/**
+ * Refusals that happen before any signature work: size, encoding, DTDs and entities, several
+ * roots, trailing content, comments and processing instructions (SPEC.md §3).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SamlVerificationError } from '../../src/saml/errors.js';
+import { signAssertion } from '../../src/saml/sign-assertion.js';
+import { verifySamlBearer } from '../../src/saml/verify.js';
+import { assertionXml, b64, type KeyPair, mutate, rsaKeyPair, USER, verifyOptions } from './fixtures.js';
+
+let idp: KeyPair;
+let signed: string;
+beforeAll(() => {
+  idp = rsaKeyPair();
+  signed = signAssertion(assertionXml(), { privateKeyPem: idp.privateKeyPem });
+});
+
+function refusal(value: string, overrides: Parameters<typeof verifyOptions>[1] = {}): string {
+  try {
+    verifySamlBearer(value, verifyOptions(idp.publicKeyPem, overrides));
+  } catch (error) {
+    expect(error).toBeInstanceOf(SamlVerificationError);
+    return (error as Error).message;
+  }
+  throw new Error('the assertion was accepted');
+}
+
+describe('verifySamlBearer refuses before parsing', () => {
+  it('a value over the size limit', () => {
+    const padded = mutate(signed, '</saml:Assertion>', `<!--${'x'.repeat(300 * 1024)}--></saml:Assertion>`);
+    expect(refusal(b64(padded))).toBe('SAMLAssertion is larger than the 256 KiB accepted');
+  });
+
+  it('a value over a smaller configured limit, though it is valid', () => {
+    expect(refusal(b64(signed), { maxBytes: 1024 })).toBe('SAMLAssertion is larger than the 1 KiB accepted');
+  });
+
+  it('text that is not base64', () => {
+    expect(refusal(signed)).toBe('SAMLAssertion must be the base64 encoding of the XML');
+    expect(refusal('')).toBe('SAMLAssertion must be the base64 encoding of the XML');
+  });
+
+  it('bytes that are not UTF-8', () => {
+    const latin1 = Buffer.concat([Buffer.from('<a>'), Buffer.from([0xe9, 0xff]), Buffer.from('</a>')]);
+    expect(refusal(latin1.toString('base64'))).toBe('SAMLAssertion does not decode to UTF-8 XML');
+  });
+
+  it('a DOCTYPE, even one without entities', () => {
+    const withDoctype = `<!DOCTYPE saml:Assertion>${signed}`;
+    expect(refusal(b64(withDoctype))).toBe(
+      'SAMLAssertion: XML with a DOCTYPE or ENTITY declaration is not accepted',
+    );
+  });
+
+  it('an internal entity standing in for the NameID', () => {
+    const withEntity = `<!DOCTYPE a [<!ENTITY who "${USER}">]>${mutate(signed, `>${USER}<`, '>&who;<')}`;
+    expect(refusal(b64(withEntity))).toBe(
+      'SAMLAssertion: XML with a DOCTYPE or ENTITY declaration is not accepted',
+    );
+  });
+
+  it('an external entity (XXE)', () => {
+    const xxe = `<!doctype a [ <!entity x SYSTEM "file:///etc/passwd"> ]>${mutate(signed, `>${USER}<`, '>&x;<')}`;
+    expect(refusal(b64(xxe))).toBe('SAMLAssertion: XML with a DOCTYPE or ENTITY declaration is not accepted');
+  });
+});
+
+describe('verifySamlBearer refuses while parsing', () => {
+  it('two root elements (CVE-2022-39353)', () => {
+    expect(refusal(b64(`${signed}${assertionXml()}`))).toBe('SAMLAssertion: the XML is not well-formed');
+  });
+
+  it('text after the root element', () => {
+    expect(refusal(b64(`${signed}trailing`))).toBe('SAMLAssertion: the XML is not well-formed');
+  });
+
+  it('an undeclared entity reference', () => {
+    expect(refusal(b64(mutate(signed, `>${USER}<`, '>&who;<')))).toBe(
+      'SAMLAssertion: the XML is not well-formed',
+    );
+  });
+
+  it('an unbound namespace prefix', () => {
+    expect(refusal(b64(mutate(signed, '<saml:Subject>', '<saml:Subject><x:y/>')))).toBe(
+      'SAMLAssertion: the XML is not well-formed',
+    );
+  });
+
+  it('a comment inside NameID (user@example.com<!---->.evil.com)', () => {
+    // The IdP signed a NameID the attacker owns; exclusive c14n drops comments, so the signature
+    // still verifies once the comment is in, while a naive reader would see demo@example.com.
+    const attacker = signAssertion(assertionXml({ email: `${USER}.evil.com` }), {
+      privateKeyPem: idp.privateKeyPem,
+    });
+    const split = mutate(attacker, `>${USER}.evil.com<`, `>${USER}<!---->.evil.com<`);
+    const options = { isKnownUser: (email: string) => email === USER || email === `${USER}.evil.com` };
+    expect(refusal(b64(split), options)).toBe(
+      'SAMLAssertion: XML comments and processing instructions are not accepted',
+    );
+  });
+
+  it('a comment inside DigestValue (CVE-2025-29775)', () => {
+    const digest = signed.match(/<ds:DigestValue>([^<]+)</)?.[1] ?? '';
+    const split = mutate(signed, digest, `${digest.slice(0, 10)}<!-- -->${digest.slice(10)}`);
+    expect(refusal(b64(split))).toBe(
+      'SAMLAssertion: XML comments and processing instructions are not accepted',
+    );
+  });
+
+  it('a processing instruction inside the assertion', () => {
+    const withPi = mutate(signed, '<saml:Subject>', '<?evil data?><saml:Subject>');
+    expect(refusal(b64(withPi))).toBe(
+      'SAMLAssertion: XML comments and processing instructions are not accepted',
+    );
+  });
+});
