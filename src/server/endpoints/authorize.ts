@@ -1,0 +1,73 @@
+/**
+ * `GET|POST /v2/oauth/authorize` (SPEC.md §3): GET shows the login page, the form posts back,
+ * a good login answers 302 to the redirect URI with `code` and `state`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkAuthorizeRequest } from '../authorize-request.js';
+import { readFormBody } from '../http/form-body.js';
+import { parseParams } from '../http/params.js';
+import { sanitizeEcho, sendJson } from '../http/reply.js';
+import { sendErrorPage, sendLoginPage } from '../login-page.js';
+import { redirectWithCode } from '../redirect-uri.js';
+import type { ServiceContext } from './context.js';
+
+export async function handleAuthorize(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: ServiceContext,
+  query: string,
+): Promise<void> {
+  const isPost = req.method === 'POST';
+  let body = '';
+  if (isPost) {
+    const form = await readFormBody(req);
+    if (!form.ok) return sendJson(res, form.reply);
+    body = form.text;
+  }
+  const parsed = parseParams(query, body);
+  if (!parsed.ok) {
+    return sendErrorPage(
+      res,
+      400,
+      `The parameter ${sanitizeEcho(parsed.duplicate, 50)} is given more than once.`,
+    );
+  }
+  const { params } = parsed;
+  const check = checkAuthorizeRequest(params, context.registry, context.scope);
+  if (!check.ok) return sendErrorPage(res, 400, check.message);
+  const request = check.request;
+  if (!isPost) return sendLoginPage(res, { appName: request.app.name, hidden: request.hidden });
+
+  const email = params.get('email');
+  const password = params.get('password');
+  const user =
+    email !== undefined && password !== undefined
+      ? context.registry.authenticateUser(email, password)
+      : undefined;
+  if (!user) {
+    return sendLoginPage(res, {
+      appName: request.app.name,
+      hidden: request.hidden,
+      email: email ?? '',
+      error:
+        email === undefined || password === undefined
+          ? 'Enter your email and your password.'
+          : 'The email or password is incorrect.',
+    });
+  }
+  // The concurrent-session rule is applied when the code is exchanged (SPEC.md §1 rule 10).
+  const code = context.store.issueCode(
+    request.app,
+    user,
+    request.redirectUri,
+    request.codeChallenge,
+    request.endOtherSessions,
+  );
+  res.writeHead(302, {
+    location: redirectWithCode(request.redirectUri, code, request.state),
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+    'content-length': 0,
+  });
+  res.end();
+}

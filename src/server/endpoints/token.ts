@@ -1,0 +1,93 @@
+/**
+ * `POST /v2/oauth/token` (SPEC.md §1, §3): authenticates the client, checks the grant against
+ * the application, and hands over to the grant's module.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GRANT_NAMES, type GrantName } from '../config.js';
+import { GRANT_HANDLERS } from '../grants/index.js';
+import { clientCredentials } from '../http/client-auth.js';
+import { readFormBody } from '../http/form-body.js';
+import { parseFlag, parseParams } from '../http/params.js';
+import {
+  consumerKeyError,
+  type JsonReply,
+  NO_STORE,
+  oauthError,
+  sanitizeEcho,
+  sendJson,
+} from '../http/reply.js';
+import type { ServiceContext } from './context.js';
+
+/** RFC 6749 §5.2: invalid_client is a 401 with a challenge for the scheme the client can use. */
+function invalidClient(description: string): JsonReply {
+  return {
+    ...oauthError(401, 'invalid_client', description),
+    headers: { 'www-authenticate': 'Basic realm="tokencli"' },
+  };
+}
+
+export async function handleToken(
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: ServiceContext,
+  query: string,
+): Promise<void> {
+  const body = await readFormBody(req);
+  const reply = body.ok ? answerToken(req, query, body.text, context) : body.reply;
+  sendJson(res, reply, NO_STORE);
+}
+
+/** The token endpoint's answer; parameters come from the query string and the form body alike. */
+export function answerToken(
+  req: IncomingMessage,
+  query: string,
+  body: string,
+  context: ServiceContext,
+): JsonReply {
+  const parsed = parseParams(query, body);
+  if (!parsed.ok) {
+    return oauthError(
+      400,
+      'invalid_request',
+      `parameter ${sanitizeEcho(parsed.duplicate, 50)} is given more than once`,
+    );
+  }
+  const { params } = parsed;
+
+  const credentials = clientCredentials(req.headers.authorization, params);
+  if (!credentials.ok) {
+    return credentials.error === 'invalid_client'
+      ? invalidClient(credentials.problem)
+      : oauthError(400, 'invalid_request', credentials.problem);
+  }
+  if (credentials.clientId === undefined) return consumerKeyError('');
+  const app = context.registry.app(credentials.clientId);
+  if (!app) return consumerKeyError(credentials.clientId);
+  if (credentials.clientSecret === undefined) return invalidClient('client_secret is required');
+  if (!context.registry.clientSecretMatches(app, credentials.clientSecret)) {
+    return invalidClient('client authentication failed: wrong client_secret');
+  }
+
+  const grantType = params.get('grant_type');
+  if (grantType === undefined) return oauthError(400, 'invalid_request', 'grant_type is required');
+  if (!(GRANT_NAMES as readonly string[]).includes(grantType)) {
+    return oauthError(400, 'unsupported_grant_type', `unknown grant_type ${sanitizeEcho(grantType, 100)}`);
+  }
+  const grant = grantType as GrantName;
+  if (!app.grants.has(grant)) {
+    return oauthError(400, 'unauthorized_client', `this application is not enabled for grant_type ${grant}`);
+  }
+  const endOtherSessions = parseFlag(params.get('endOtherSessions'));
+  if (endOtherSessions === undefined) {
+    return oauthError(400, 'invalid_request', 'endOtherSessions must be True or False');
+  }
+  const handler = GRANT_HANDLERS[grant];
+  if (!handler) {
+    return oauthError(
+      400,
+      'unsupported_grant_type',
+      `${grant}: SAML verification is not available yet in this service`,
+    );
+  }
+  return handler({ app, params, endOtherSessions }, context);
+}

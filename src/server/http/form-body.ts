@@ -1,0 +1,77 @@
+/**
+ * Reads an `application/x-www-form-urlencoded` request body, the only body the service takes
+ * (SPEC.md §1), with the 64 KiB limit of SPEC.md §3.
+ */
+import type { IncomingMessage } from 'node:http';
+import { type JsonReply, oauthError } from './reply.js';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type FormBody = { ok: true; text: string } | { ok: false; reply: JsonReply };
+
+/** 413; the connection is closed after it, since the rest of the body is never read. */
+function tooLarge(): FormBody {
+  return {
+    ok: false,
+    reply: {
+      ...oauthError(413, 'invalid_request', `the request body is larger than ${MAX_BODY_BYTES / 1024} KiB`),
+      headers: { connection: 'close' },
+    },
+  };
+}
+
+function isForm(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semicolon = contentType.indexOf(';');
+  const mediaType = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim();
+  return mediaType.toLowerCase() === 'application/x-www-form-urlencoded';
+}
+
+/**
+ * The body as text ('' when there is none). A body of another media type is refused with 415
+ * rather than ignored: a client sending JSON would otherwise see baffling "missing parameter"
+ * errors. Reading stops at the limit; the answer is then 413.
+ */
+export function readFormBody(req: IncomingMessage): Promise<FormBody> {
+  const length = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (!chunked && (length === undefined || length === '0')) return Promise.resolve({ ok: true, text: '' });
+  if (!isForm(req.headers['content-type'])) {
+    return Promise.resolve({
+      ok: false,
+      reply: {
+        ...oauthError(
+          415,
+          'invalid_request',
+          'the request body must be application/x-www-form-urlencoded (RFC 6749 §4.1.3)',
+        ),
+        headers: { connection: 'close' },
+      },
+    });
+  }
+  if (length !== undefined && Number(length) > MAX_BODY_BYTES) return Promise.resolve(tooLarge());
+
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > MAX_BODY_BYTES) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.pause();
+        resolve(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      const text =
+        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+      resolve({ ok: true, text });
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    // A client that goes away mid-body gets no answer; the promise is left for the collector.
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * Request parameters from the query string and the form body, merged into one map.
+ *
+ * A parameter given twice, in one place or across query and body, is an error rather than one
+ * silently winning: RFC 6749 §3.1 and §3.2 say parameters MUST NOT be included more than once,
+ * and a client that sends a secret in both places has a bug worth hearing about. Parameters with
+ * an empty value count as omitted (RFC 6749 §3.1, §3.2).
+ */
+
+export type Params = Map<string, string>;
+
+export type ParsedParams = { ok: true; params: Params } | { ok: false; duplicate: string };
+
+export function parseParams(...sources: string[]): ParsedParams {
+  const params: Params = new Map();
+  for (const source of sources) {
+    if (source === '') continue;
+    for (const [name, value] of new URLSearchParams(source)) {
+      if (value === '') continue;
+      if (params.has(name)) return { ok: false, duplicate: name };
+      params.set(name, value);
+    }
+  }
+  return { ok: true, params };
+}
+
+/** Splits a request target into its path and its query string (without the `?`). */
+export function splitTarget(target: string): [path: string, query: string] {
+  const q = target.indexOf('?');
+  return q === -1 ? [target, ''] : [target.slice(0, q), target.slice(q + 1)];
+}
+
+/**
+ * A boolean flag of the platform: `True`/`False` in any case (SPEC.md §1 `endOtherSessions`).
+ * Undefined for anything else, so the caller can refuse it.
+ */
+export function parseFlag(value: string | undefined): boolean | undefined {
+  if (value === undefined) return false;
+  const lower = value.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  return undefined;
+}

@@ -1,0 +1,17 @@
+/**
+ * `tokencli/server`: the local token service as a library (SPEC.md §3), for tests of other
+ * programs that talk to the platform's token service.
+ *
+ * ```js
+ * import { startTokenService } from 'tokencli/server';
+ * const service = await startTokenService();            // demo configuration, free port
+ * // … point a client at service.baseUrl …
+ * await service.close();
+ * ```
+ */
+export type { AppConfig, GrantName, SamlConfig, ServiceConfig, UserConfig } from './config.js';
+export { CONFIG_DEFAULTS, GRANT_NAMES } from './config.js';
+export { loadServiceConfig } from './config-file.js';
+export { validateServiceConfig } from './config-validation.js';
+export { demoServiceConfig } from './demo-config.js';
+export { startTokenService, type TokenServiceHandle, type TokenServiceOptions } from './service.js';

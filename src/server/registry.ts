@@ -1,0 +1,84 @@
+/**
+ * The registered applications and users, indexed for lookups, with their secrets kept only as
+ * digests. Users also carry the little session state the concurrent-session rule needs.
+ */
+import type { AppConfig, GrantName, ServiceConfig } from './config.js';
+import { digest, matchesDigest } from './secrets.js';
+
+/** A registered application as the handlers use it. */
+export interface AppEntry {
+  readonly clientId: string;
+  readonly name: string;
+  readonly redirectUris: readonly string[];
+  readonly grants: ReadonlySet<GrantName>;
+  /** Issue refresh tokens in the authorization-code flow (SPEC.md §1 rule 2). */
+  readonly refreshTokens: boolean;
+  readonly config: AppConfig;
+  readonly secretDigest: Buffer;
+}
+
+/** A user, plus the session state of SPEC.md §1 rule 10. */
+export interface UserEntry {
+  readonly email: string;
+  readonly singleSession: boolean;
+  readonly passwordDigest: Buffer;
+  /**
+   * Bumped when the user's sessions are ended (`endOtherSessions=True`): every token records the
+   * generation it was issued in and is revoked once that is no longer current. O(1) revocation,
+   * and no per-user list of tokens to keep.
+   */
+  generation: number;
+  /** When the last token (access or refresh) of the current generation expires: a live session exists before then. */
+  liveUntil: number;
+}
+
+export class Registry {
+  readonly #apps = new Map<string, AppEntry>();
+  readonly #users = new Map<string, UserEntry>();
+  /** Compared against for unknown emails, so they take as long as wrong passwords. */
+  readonly #decoy = digest('tokencli decoy password');
+
+  constructor(config: ServiceConfig) {
+    for (const app of config.apps) {
+      this.#apps.set(app.client_id, {
+        clientId: app.client_id,
+        name: app.app_name,
+        redirectUris: app.redirect_uris,
+        grants: new Set(app.grants),
+        refreshTokens: app.refresh_tokens,
+        config: app,
+        secretDigest: digest(app.client_secret),
+      });
+    }
+    for (const user of config.users) {
+      this.#users.set(user.email.toLowerCase(), {
+        email: user.email,
+        singleSession: user.single_session,
+        passwordDigest: digest(user.password),
+        generation: 0,
+        liveUntil: 0,
+      });
+    }
+  }
+
+  app(clientId: string): AppEntry | undefined {
+    return this.#apps.get(clientId);
+  }
+
+  /** Constant-time check of a client secret (SPEC.md §3). */
+  clientSecretMatches(app: AppEntry, secret: string): boolean {
+    return matchesDigest(secret, app.secretDigest);
+  }
+
+  /** The user with this email and password, or undefined; emails match without regard to case. */
+  authenticateUser(email: string, password: string): UserEntry | undefined {
+    const user = this.#users.get(email.trim().toLowerCase());
+    const matches = matchesDigest(password, user ? user.passwordDigest : this.#decoy);
+    return user && matches ? user : undefined;
+  }
+
+  /** Looks a user up by email without a password (an SSO assertion already vouches for them). */
+  user(email: string): UserEntry | undefined {
+    return this.#users.get(email.trim().toLowerCase());
+  }
+}

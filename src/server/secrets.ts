@@ -1,0 +1,41 @@
+/**
+ * Secret handling of the service: constant-time comparison of secrets and passwords, and the
+ * random strings that become codes and tokens.
+ */
+import { createHash, randomFillSync, timingSafeEqual } from 'node:crypto';
+
+/** SHA-256 of a secret, computed once for registered secrets and once per presented one. */
+export function digest(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+/**
+ * Compares a presented secret with a registered digest in constant time. Hashing first makes both
+ * sides the same length, so neither the content nor the length of the secret leaks through timing.
+ * A plain SHA-256 (not a slow KDF) is enough here: this is a test service whose passwords sit in
+ * its configuration file, and a KDF per request would cap throughput.
+ */
+export function matchesDigest(presented: string, registered: Buffer): boolean {
+  return timingSafeEqual(digest(presented), registered);
+}
+
+const TOKEN_BYTES = 32;
+const POOL_BYTES = TOKEN_BYTES * 256;
+const pool = Buffer.allocUnsafe(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
+/**
+ * A new code or token: base64url of 32 random bytes (256 bits, above the 128 bits RFC 6749 §10.10
+ * asks for). Bytes come from a pool refilled by the CSPRNG, one system call per 256 tokens.
+ */
+export function newOpaqueToken(): string {
+  if (poolOffset === POOL_BYTES) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const token = pool.toString('base64url', poolOffset, poolOffset + TOKEN_BYTES);
+  // Used bytes are overwritten so no token stays readable in the pool after it is handed out.
+  pool.fill(0, poolOffset, poolOffset + TOKEN_BYTES);
+  poolOffset += TOKEN_BYTES;
+  return token;
+}

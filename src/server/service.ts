@@ -1,0 +1,181 @@
+/**
+ * The HTTP server of the local token service: routing, the Host check, logging, the purge timer,
+ * start and clean shutdown.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
+import { UsageError } from '../errors.js';
+import type { ServiceConfig } from './config.js';
+import { validateServiceConfig } from './config-validation.js';
+import { demoServiceConfig } from './demo-config.js';
+import { handleAuthorize } from './endpoints/authorize.js';
+import type { ServiceContext } from './endpoints/context.js';
+import { handleToken } from './endpoints/token.js';
+import { handleTokenInfo } from './endpoints/tokeninfo.js';
+import { createHostCheck, isLoopbackAddress } from './http/host-check.js';
+import { splitTarget } from './http/params.js';
+import { type JsonReply, sendJson } from './http/reply.js';
+import { loggedPath, logRequest } from './http/request-log.js';
+import { Registry } from './registry.js';
+import { TokenStore } from './token-store.js';
+
+export interface TokenServiceOptions {
+  /** Address to bind; default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** Port; default 0, any free port. */
+  port?: number;
+  /** Host names admitted besides loopback ones while bound to loopback (`--allow-host`). */
+  allowHosts?: string[];
+  /** Receives one line per request (no secrets); default: no log. */
+  log?: (line: string) => void;
+  /** Clock in milliseconds; tests pass a fake one to expire codes and tokens. Default Date.now. */
+  now?: () => number;
+  /** How often expired codes and tokens are dropped; default 10 s. */
+  purgeIntervalMs?: number;
+}
+
+export interface TokenServiceHandle {
+  /** `http://HOST:PORT`, the IPv6 host in brackets. */
+  baseUrl: string;
+  /** The configuration in use, defaults filled in. */
+  config: ServiceConfig;
+  /** Stops listening, ends open connections and stops the timers. */
+  close(): Promise<void>;
+  /** How many codes and tokens are held (expired ones until the next purge). */
+  stats(): { codes: number; accessTokens: number; refreshTokens: number };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, context: ServiceContext, query: string) => unknown;
+
+const ROUTES: Record<string, Record<string, Handler>> = {
+  '/v2/oauth/authorize': { GET: handleAuthorize, POST: handleAuthorize },
+  '/v2/oauth/token': { POST: handleToken },
+  '/v2/oauth/tokeninfo': { GET: handleTokenInfo },
+};
+
+const NOT_FOUND: JsonReply = {
+  status: 404,
+  body: {
+    error: 'not_found',
+    error_description:
+      'no such endpoint; the service has /v2/oauth/authorize, /v2/oauth/token and /v2/oauth/tokeninfo',
+  },
+};
+
+const FORBIDDEN_HOST: JsonReply = {
+  status: 403,
+  body: {
+    error: 'forbidden',
+    error_description:
+      'the Host header names neither a loopback address nor an allowed host; use localhost or 127.0.0.1, or start the service with --allow-host NAME',
+  },
+};
+
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return new UsageError(
+        `port ${port} on ${host} is already in use`,
+        'choose another port with --port, or --port 0 for any free port',
+        error,
+      );
+    case 'EACCES':
+      return new UsageError(
+        `no permission to listen on port ${port}`,
+        'use a port above 1023, or --port 0',
+        error,
+      );
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new UsageError(
+        `cannot listen on ${host}: not an address of this machine`,
+        'pass a local address to --host, such as 127.0.0.1',
+        error,
+      );
+    default:
+      return error;
+  }
+}
+
+/**
+ * Starts the local token service (SPEC.md §3) and resolves once it listens.
+ *
+ * @param config the configuration; validated (defaults filled in); default the demo configuration
+ * @throws UsageError for an invalid configuration or an address that cannot be bound
+ */
+export async function startTokenService(
+  config: ServiceConfig = demoServiceConfig(),
+  options: TokenServiceOptions = {},
+): Promise<TokenServiceHandle> {
+  const checked = validateServiceConfig(config);
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 0;
+  const store = new TokenStore(
+    {
+      accessTokenTtl: checked.access_token_ttl,
+      refreshTokenTtl: checked.refresh_token_ttl,
+      codeTtl: checked.code_ttl,
+    },
+    options.now ?? Date.now,
+  );
+  const context: ServiceContext = { registry: new Registry(checked), store, scope: checked.scope };
+  const log = options.log;
+  let hostCheck: ((header: string | undefined) => boolean) | undefined;
+
+  const server = createServer((req, res) => {
+    const [path, query] = splitTarget(req.url ?? '/');
+    const route = ROUTES[path];
+    if (log) logRequest(req, res, loggedPath(path, route !== undefined), log);
+    if (hostCheck && !hostCheck(req.headers.host)) return sendJson(res, FORBIDDEN_HOST);
+    if (!route) return sendJson(res, NOT_FOUND);
+    const handler = route[req.method ?? ''];
+    if (!handler) {
+      const allowed = Object.keys(route).join(', ');
+      return sendJson(
+        res,
+        { status: 405, body: { error: 'method_not_allowed', error_description: `use ${allowed}` } },
+        { allow: allowed },
+      );
+    }
+    Promise.resolve(handler(req, res, context, query)).catch((error: unknown) => {
+      // A bug, not a client error: answer 500 without details and keep serving.
+      if (!res.headersSent) {
+        sendJson(res, { status: 500, body: { error: 'server_error', error_description: 'internal error' } });
+      } else res.destroy();
+      log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));
+    server.once('error', onError);
+    server.listen({ host, port }, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+
+  const address = server.address() as AddressInfo;
+  // Only while bound to loopback: a service on 0.0.0.0 is reached by other names on purpose.
+  if (isLoopbackAddress(address.address)) hostCheck = createHostCheck(options.allowHosts ?? []);
+  const timer = setInterval(() => store.purgeExpired(), options.purgeIntervalMs ?? 10_000);
+  timer.unref();
+
+  let closing: Promise<void> | undefined;
+  const urlHost = isIP(host) === 6 ? `[${host}]` : host;
+  return {
+    baseUrl: `http://${urlHost}:${address.port}`,
+    config: checked,
+    stats: () => store.size(),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        clearInterval(timer);
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
