@@ -124,11 +124,18 @@ export function redactText(text: string, knownSecrets: readonly string[] = []): 
   return scrubKnownSecrets(out, knownSecrets);
 }
 
+/**
+ * Values shorter than this are not scrubbed by value: a one- or two-character "secret" occurs in any
+ * text, and blanking every occurrence would garble messages without protecting anything. The
+ * by-name net still covers them.
+ */
+export const MIN_SCRUBBED_LENGTH = 4;
+
 /** Removes each known secret value, also in its URL-encoded, form-encoded and JSON-escaped forms. */
 export function scrubKnownSecrets(text: string, knownSecrets: readonly string[]): string {
   const variants = new Set<string>();
   for (const secret of knownSecrets) {
-    if (!secret) continue;
+    if (secret.length < MIN_SCRUBBED_LENGTH) continue;
     variants.add(secret);
     variants.add(encodeURIComponent(secret));
     variants.add(new URLSearchParams({ s: secret }).toString().slice(2));
