@@ -29,11 +29,13 @@ const VSCHARS = /^[\x20-\x7e]+$/;
 type Json = Record<string, unknown>;
 
 function fail(path: string, problem: string): never {
-  throw new UsageError(`${path}: ${problem}`, HINT);
+  throw new UsageError(path === '' ? `the configuration ${problem}` : `${path}: ${problem}`, HINT);
 }
 
 function object(value: unknown, path: string, allowed: readonly string[]): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'must be an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(path, path === '' ? 'must be a JSON object' : 'must be an object');
+  }
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) {
       fail(path === '' ? key : `${path}.${key}`, `unknown key; expected one of ${allowed.join(', ')}`);

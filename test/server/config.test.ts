@@ -1,0 +1,301 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { demoServiceConfig, loadServiceConfig, validateServiceConfig } from '../../src/server/index.js';
+
+const CERTIFICATE = readFileSync(new URL('./fixtures/idp-certificate.pem', import.meta.url), 'utf8');
+const PUBLIC_KEY = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  .publicKey.export({ type: 'spki', format: 'pem' })
+  .toString();
+
+/** A minimal valid configuration as parsed JSON, which each case spoils in one place. */
+function minimal(): Record<string, unknown> & {
+  apps: Record<string, unknown>[];
+  users: Record<string, unknown>[];
+} {
+  return {
+    apps: [
+      {
+        client_id: 'c1',
+        client_secret: 's1',
+        app_name: 'App One',
+        redirect_uris: ['https://app.example/cb'],
+      },
+    ],
+    users: [{ email: 'a@example.com', password: 'pw' }],
+  };
+}
+
+function errorOf(json: unknown): UsageError {
+  try {
+    validateServiceConfig(json);
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('validateServiceConfig', () => {
+  test('fills in the defaults of SPEC.md §1', () => {
+    const config = validateServiceConfig(minimal());
+    expect(config).toMatchObject({
+      scope: 'demoservices',
+      access_token_ttl: 3600,
+      refresh_token_ttl: 2592000,
+      code_ttl: 20,
+    });
+    // Only authorization_code is enabled by default (SPEC.md §1 rule 1).
+    expect(config.apps[0]).toMatchObject({ grants: ['authorization_code'], refresh_tokens: false });
+    expect(config.users[0]).toMatchObject({ single_session: false });
+  });
+
+  test('the demo configuration is valid and has every grant', () => {
+    const config = validateServiceConfig(demoServiceConfig());
+    expect(config.apps[0]?.grants).toHaveLength(4);
+    expect(config.apps[0]).toMatchObject({
+      client_id: 'demo-client',
+      app_name: 'Demo App',
+      refresh_tokens: true,
+    });
+    expect(config.users[0]).toMatchObject({ email: 'demo@example.com', password: 'demo-password' });
+  });
+
+  test('accepts an SSO connection with a certificate or a public key', () => {
+    for (const certificate of [CERTIFICATE, PUBLIC_KEY]) {
+      const json = minimal();
+      json.apps[0] = { ...json.apps[0], saml: { issuer: 'https://idp.example', certificate, audience: 'x' } };
+      expect(validateServiceConfig(json).apps[0]?.saml).toEqual({
+        issuer: 'https://idp.example',
+        certificate,
+        audience: 'x',
+      });
+    }
+  });
+
+  type Case = [name: string, spoil: (j: ReturnType<typeof minimal>) => unknown, message: string];
+  const cases: Case[] = [
+    ['not an object', () => [], 'the configuration must be a JSON object'],
+    [
+      'unknown top-level key',
+      (j) => ({ ...j, scopes: 'x' }),
+      'scopes: unknown key; expected one of scope, access_token_ttl, refresh_token_ttl, code_ttl, apps, users',
+    ],
+    ['scope with a space', (j) => ({ ...j, scope: 'a b' }), 'scope: must be one scope token, without spaces'],
+    ['scope not a string', (j) => ({ ...j, scope: 3 }), 'scope: must be a non-empty string'],
+    [
+      'ttl as a string',
+      (j) => ({ ...j, access_token_ttl: '3600' }),
+      'access_token_ttl: must be a whole number of seconds between 1 and 315360000',
+    ],
+    [
+      'ttl zero',
+      (j) => ({ ...j, refresh_token_ttl: 0 }),
+      'refresh_token_ttl: must be a whole number of seconds between 1 and 315360000',
+    ],
+    [
+      'ttl fractional',
+      (j) => ({ ...j, access_token_ttl: 1.5 }),
+      'access_token_ttl: must be a whole number of seconds between 1 and 315360000',
+    ],
+    [
+      'code ttl too long',
+      (j) => ({ ...j, code_ttl: 601 }),
+      'code_ttl: must be a whole number of seconds between 1 and 600',
+    ],
+    ['apps missing', (j) => ({ users: j.users }), 'apps: is required'],
+    ['apps empty', (j) => ({ ...j, apps: [] }), 'apps: must be a non-empty array'],
+    ['users not an array', (j) => ({ ...j, users: {} }), 'users: must be a non-empty array'],
+    ['app not an object', (j) => ({ ...j, apps: ['x'] }), 'apps[0]: must be an object'],
+    [
+      'unknown app key',
+      (j) => (((j.apps[0] as Record<string, unknown>).secret = 'x'), j),
+      'apps[0].secret: unknown key; expected one of client_id, client_secret, app_name, redirect_uris, grants, refresh_tokens, saml',
+    ],
+    ['client_id missing', (j) => (delete j.apps[0]?.client_id, j), 'apps[0].client_id: is required'],
+    [
+      'client_id with a space',
+      (j) => (((j.apps[0] as Record<string, unknown>).client_id = 'a b'), j),
+      'apps[0].client_id: must be 1 to 200 visible ASCII characters',
+    ],
+    [
+      'client_secret not a string',
+      (j) => (((j.apps[0] as Record<string, unknown>).client_secret = 5), j),
+      'apps[0].client_secret: must be a non-empty string',
+    ],
+    [
+      'client_secret with a newline',
+      (j) => (((j.apps[0] as Record<string, unknown>).client_secret = 'a\nb'), j),
+      'apps[0].client_secret: must be printable ASCII',
+    ],
+    [
+      'app_name empty',
+      (j) => (((j.apps[0] as Record<string, unknown>).app_name = ''), j),
+      'apps[0].app_name: must be a non-empty string',
+    ],
+    [
+      'redirect URI relative',
+      (j) => (((j.apps[0] as Record<string, unknown>).redirect_uris = ['https://a.example/cb', '/cb']), j),
+      'apps[0].redirect_uris[1]: must be an absolute URI',
+    ],
+    [
+      'redirect URI not a string',
+      (j) => (((j.apps[0] as Record<string, unknown>).redirect_uris = [7]), j),
+      'apps[0].redirect_uris[0]: must be a string',
+    ],
+    [
+      'redirect URI with a fragment',
+      (j) => (((j.apps[0] as Record<string, unknown>).redirect_uris = ['https://a.example/cb#x']), j),
+      'apps[0].redirect_uris[0]: must not contain a fragment (#…)',
+    ],
+    [
+      'redirect URI duplicate',
+      (j) => (
+        ((j.apps[0] as Record<string, unknown>).redirect_uris = [
+          'https://a.example/cb',
+          'https://a.example/cb',
+        ]),
+        j
+      ),
+      'apps[0].redirect_uris[1]: duplicate of apps[0].redirect_uris[0]',
+    ],
+    [
+      'unknown grant',
+      (j) => (((j.apps[0] as Record<string, unknown>).grants = ['authorization_code', 'password']), j),
+      'apps[0].grants[1]: unknown grant "password"; expected one of authorization_code, client_credentials, refresh_token, urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
+    ],
+    [
+      'grant duplicate',
+      (j) => (((j.apps[0] as Record<string, unknown>).grants = ['refresh_token', 'refresh_token']), j),
+      'apps[0].grants[1]: duplicate of apps[0].grants[0]',
+    ],
+    [
+      'grants empty',
+      (j) => (((j.apps[0] as Record<string, unknown>).grants = []), j),
+      'apps[0].grants: must be a non-empty array',
+    ],
+    [
+      'refresh_tokens not boolean',
+      (j) => (((j.apps[0] as Record<string, unknown>).refresh_tokens = 'yes'), j),
+      'apps[0].refresh_tokens: must be true or false',
+    ],
+    [
+      'refresh_tokens without the grant',
+      (j) => (((j.apps[0] as Record<string, unknown>).refresh_tokens = true), j),
+      'apps[0].refresh_tokens: issuing refresh tokens needs "refresh_token" in grants',
+    ],
+    [
+      'saml not an object',
+      (j) => (((j.apps[0] as Record<string, unknown>).saml = 'x'), j),
+      'apps[0].saml: must be an object',
+    ],
+    [
+      'saml unknown key',
+      (j) => (
+        ((j.apps[0] as Record<string, unknown>).saml = { issuer: 'i', certificate: PUBLIC_KEY, key: 'x' }), j
+      ),
+      'apps[0].saml.key: unknown key; expected one of issuer, certificate, audience',
+    ],
+    [
+      'saml issuer missing',
+      (j) => (((j.apps[0] as Record<string, unknown>).saml = { certificate: PUBLIC_KEY }), j),
+      'apps[0].saml.issuer: is required',
+    ],
+    [
+      'saml certificate garbage',
+      (j) => (((j.apps[0] as Record<string, unknown>).saml = { issuer: 'i', certificate: 'not a pem' }), j),
+      'apps[0].saml.certificate: must be a PEM certificate or public key',
+    ],
+    [
+      'saml certificate broken',
+      (j) => (
+        ((j.apps[0] as Record<string, unknown>).saml = {
+          issuer: 'i',
+          certificate: CERTIFICATE.replace(/[A-Z]{8}/, 'AAAAAAAA'),
+        }),
+        j
+      ),
+      'apps[0].saml.certificate: must be a PEM certificate or public key',
+    ],
+    [
+      'duplicate client_id',
+      (j) => ({ ...j, apps: [j.apps[0], { ...j.apps[0] }] }),
+      'apps[1].client_id: duplicate of apps[0].client_id',
+    ],
+    [
+      'unknown user key',
+      (j) => (((j.users[0] as Record<string, unknown>).role = 'x'), j),
+      'users[0].role: unknown key; expected one of email, password, single_session',
+    ],
+    [
+      'email without @',
+      (j) => (((j.users[0] as Record<string, unknown>).email = 'alice'), j),
+      'users[0].email: must be an email address',
+    ],
+    ['password missing', (j) => (delete j.users[0]?.password, j), 'users[0].password: is required'],
+    [
+      'single_session not boolean',
+      (j) => (((j.users[0] as Record<string, unknown>).single_session = 1), j),
+      'users[0].single_session: must be true or false',
+    ],
+    [
+      'duplicate email, other case',
+      (j) => ({ ...j, users: [j.users[0], { email: 'A@Example.com', password: 'x' }] }),
+      'users[1].email: duplicate of users[0].email',
+    ],
+  ];
+
+  test.each(cases)('%s', (_name, spoil, message) => {
+    const error = errorOf(spoil(minimal()));
+    expect(error.message).toBe(message);
+    expect(error.exitCode).toBe(2);
+    expect(error.hint).toMatch(/README/);
+  });
+});
+
+describe('loadServiceConfig', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tokencli-config-'));
+
+  test('reads and validates a file', async () => {
+    const path = join(dir, 'ok.json');
+    writeFileSync(path, JSON.stringify(minimal()));
+    expect((await loadServiceConfig(path)).apps[0]?.client_id).toBe('c1');
+  });
+
+  test('a missing file is a usage error naming it', async () => {
+    const path = join(dir, 'absent.json');
+    await expect(loadServiceConfig(path)).rejects.toMatchObject({
+      message: `cannot read config file ${path}: no such file`,
+      exitCode: 2,
+    });
+  });
+
+  test('a directory is a usage error', async () => {
+    await expect(loadServiceConfig(dir)).rejects.toMatchObject({
+      message: `cannot read config file ${dir}: it is a directory`,
+    });
+  });
+
+  test('invalid JSON is a usage error naming the file', async () => {
+    const path = join(dir, 'bad.json');
+    writeFileSync(path, '{"apps": [');
+    await expect(loadServiceConfig(path)).rejects.toMatchObject({
+      message: expect.stringMatching(new RegExp(`^config file ${path} is not valid JSON: `)),
+      exitCode: 2,
+    });
+  });
+
+  test('an invalid key is reported with the file and the key path', async () => {
+    const path = join(dir, 'invalid.json');
+    const json = minimal();
+    (json.apps[0] as Record<string, unknown>).redirect_uris = ['https://a.example/cb', 'nope'];
+    writeFileSync(path, JSON.stringify(json));
+    await expect(loadServiceConfig(path)).rejects.toMatchObject({
+      message: `${path}: apps[0].redirect_uris[1]: must be an absolute URI`,
+      exitCode: 2,
+    });
+  });
+});
