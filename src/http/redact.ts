@@ -74,7 +74,8 @@ export function redactHeaders(
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : String(value);
-    if (!isSecretName(name)) out[name] = text;
+    // Other headers can still carry secrets in passing (a Location with `?code=…`): patterns apply.
+    if (!isSecretName(name)) out[name] = redactText(text);
     else {
       const scheme = /^(Bearer|Basic|Digest|Negotiate)\s/i.exec(text);
       out[name] = scheme ? `${scheme[1]} ${REDACTED}` : REDACTED;

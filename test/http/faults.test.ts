@@ -1,0 +1,84 @@
+/**
+ * Faults in the middle of a response. A real loopback server produces them (a socket destroyed
+ * after half a body, a body trickled byte by byte past the deadline); undici's MockAgent is used
+ * only to show that an injected dispatcher (HttpSettings.dispatcher) is used as given and left open.
+ */
+import { MockAgent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/errors.js';
+import { NetworkError } from '../../src/http/network-error.js';
+import { sendRequest } from '../../src/http/request.js';
+import { type LoopbackServer, startServer, testHttp } from './loopback-server.js';
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const get = (origin: string) => ({
+  method: 'GET' as const,
+  url: new URL(`${origin}/v2/oauth/tokeninfo`),
+  retry: true,
+});
+
+describe('faults mid-response', () => {
+  it('reports a connection reset mid-body (exit 5) without retrying', async () => {
+    server = await startServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"access_token":"half', () => req.socket.destroy());
+    });
+    const http = testHttp();
+    const error = await sendRequest(http, get(server.origin)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    const e = error as NetworkError;
+    expect(e.exitCode).toBe(ExitCode.unavailable);
+    expect(e.failure).toBe('reset');
+    expect(e.message).toMatch(
+      new RegExp(
+        `^the connection to ${server.origin.replace(/\./g, '\\.')} broke before the response was complete \\(`,
+      ),
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(http.slept).toStrictEqual([]);
+  });
+
+  it('ends a body trickling past the deadline, though bytes keep arriving', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"a":"');
+      timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    const error = await sendRequest(testHttp({ timeoutMs: 1000 }), get(server.origin)).catch(
+      (e: unknown) => e,
+    );
+    clearInterval(timer);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).failure).toBe('timeout');
+    expect((error as NetworkError).message).toBe(`the request to ${server.origin} timed out after 1 s`);
+  });
+});
+
+describe('an injected dispatcher', () => {
+  it('is used as given (no network) and not closed after the call', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get('https://gw.example');
+    pool.intercept({ path: '/api/v2/oauth/tokeninfo', method: 'GET' }).reply(200, { status: 'approved' });
+    pool
+      .intercept({ path: '/api/v2/oauth/tokeninfo', method: 'GET' })
+      .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    const http = testHttp({ dispatcher: agent });
+    const url = new URL('https://gw.example/api/v2/oauth/tokeninfo');
+    const res = await sendRequest(http, { method: 'GET', url, retry: true });
+    expect(res.body).toBe('{"status":"approved"}');
+    const error = await sendRequest(http, { method: 'GET', url, retry: true }).catch((e: unknown) => e);
+    expect((error as NetworkError).failure).toBe('reset');
+    agent.assertNoPendingInterceptors();
+    await agent.close();
+  });
+});
