@@ -1,0 +1,175 @@
+/**
+ * The `file` store (SPEC.md §2.7): `<config dir>/credentials.json`, 0600 in a 0700 directory,
+ * written to a temporary file and renamed, each read-modify-write under a lock so two processes
+ * updating different profiles never lose each other's writes. See credentials-file.ts for the
+ * format and how damaged files and entries are handled.
+ */
+import { ExitCode, TokencliError } from '../errors.js';
+import { withFileLock } from '../fs/lock.js';
+import { writePrivateFileAtomic } from '../fs/private-files.js';
+import {
+  type CredentialsDocument,
+  copyAside,
+  emptyDocument,
+  loadCredentialsFile,
+  moveAside,
+  profileEntry,
+} from './credentials-file.js';
+import { parseTokenRecord } from './token-record-shape.js';
+import type { CredentialStore, TokenRecord } from './types.js';
+
+export interface FileStoreOptions {
+  /** The credentials file, normally `<config dir>/credentials.json`. */
+  path: string;
+  /** Receives complete `warning: …` lines (damaged file or entries). */
+  warn: (line: string) => void;
+  /** How long to wait for another process's write (default 10 s). */
+  lockTimeoutMs?: number;
+}
+
+type Field = 'tokens' | 'client_secret';
+
+/** A CredentialStore in one JSON file. */
+export class FileStore implements CredentialStore {
+  readonly kind = 'file' as const;
+  readonly location: string;
+  readonly #lockPath: string;
+  readonly #lockTimeoutMs: number;
+  readonly #warn: (line: string) => void;
+  readonly #warned = new Set<string>();
+
+  constructor(options: FileStoreOptions) {
+    this.location = options.path;
+    // Beside the file rather than in locks/, where the per-profile locks of `token` live.
+    this.#lockPath = `${options.path}.lock`;
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
+    this.#warn = options.warn;
+  }
+
+  async getTokens(profile: string): Promise<TokenRecord | undefined> {
+    const raw = this.#field(await this.#read(), profile, 'tokens');
+    if (raw === undefined) return undefined;
+    const parsed = parseTokenRecord(raw);
+    if ('record' in parsed) return parsed.record;
+    this.#warnOnce(
+      `ignoring the stored tokens of profile "${profile}" in ${this.location}: ${parsed.problem}`,
+    );
+    return undefined;
+  }
+
+  setTokens(profile: string, record: TokenRecord): Promise<void> {
+    return this.#update(profile, 'tokens', { ...record });
+  }
+
+  deleteTokens(profile: string): Promise<void> {
+    return this.#update(profile, 'tokens', undefined);
+  }
+
+  async getClientSecret(profile: string): Promise<string | undefined> {
+    const raw = this.#field(await this.#read(), profile, 'client_secret');
+    if (raw === undefined || (typeof raw === 'string' && raw !== '')) return raw;
+    this.#warnOnce(
+      `ignoring the stored client secret of profile "${profile}" in ${this.location}: not a string`,
+    );
+    return undefined;
+  }
+
+  setClientSecret(profile: string, secret: string): Promise<void> {
+    return this.#update(profile, 'client_secret', secret);
+  }
+
+  deleteClientSecret(profile: string): Promise<void> {
+    return this.#update(profile, 'client_secret', undefined);
+  }
+
+  async listProfiles(): Promise<string[]> {
+    const doc = await this.#read();
+    return Object.keys(doc.profiles)
+      .filter((profile) => {
+        const raw = this.#field(doc, profile, 'tokens');
+        return raw !== undefined && 'record' in parseTokenRecord(raw);
+      })
+      .sort();
+  }
+
+  /** The raw value of one field; a malformed profile entry is reported and reads as absent. */
+  #field(doc: CredentialsDocument, profile: string, field: Field): unknown {
+    const entry = profileEntry(doc, profile);
+    if (entry === 'malformed') {
+      this.#warnOnce(`ignoring the entry of profile "${profile}" in ${this.location}: not an object`);
+      return undefined;
+    }
+    return entry?.[field];
+  }
+
+  /** Reads without the lock (the file is replaced atomically); a corrupt file is set aside under it. */
+  async #read(): Promise<CredentialsDocument> {
+    const loaded = await loadCredentialsFile(this.location);
+    if (loaded.ok) return loaded.doc;
+    return withFileLock(this.#lockPath, () => this.#readLocked(false), { timeoutMs: this.#lockTimeoutMs });
+  }
+
+  /** Reads while holding the lock, moving a corrupt file aside (announced) and starting empty. */
+  async #readLocked(forWrite: boolean): Promise<CredentialsDocument> {
+    const loaded = await loadCredentialsFile(this.location);
+    if (loaded.ok) return loaded.doc;
+    let backup: string;
+    try {
+      backup = await moveAside(this.location);
+    } catch (error) {
+      const reason = `${this.location} is damaged (${loaded.problem}) and could not be moved aside`;
+      if (forWrite) {
+        throw new TokencliError(`refusing to overwrite ${reason}`, {
+          exitCode: ExitCode.internal,
+          hint: `move ${this.location} away yourself, or use --store keychain or --store none`,
+          cause: error,
+        });
+      }
+      this.#warnOnce(`${reason}; treating the credential store as empty`);
+      return emptyDocument();
+    }
+    this.#warnOnce(
+      `the credentials file ${this.location} is damaged (${loaded.problem}); moved it to ${backup} and started an empty one`,
+    );
+    return emptyDocument();
+  }
+
+  #update(profile: string, field: Field, value: unknown): Promise<void> {
+    return withFileLock(
+      this.#lockPath,
+      async () => {
+        const doc = await this.#readLocked(true);
+        const entry = profileEntry(doc, profile);
+        const current = entry === 'malformed' ? undefined : entry?.[field];
+        if (value === undefined && current === undefined && entry !== 'malformed') return; // nothing to delete
+        const overwritesDamage =
+          entry === 'malformed' || (current !== undefined && !isWellFormed(field, current));
+        if (value !== undefined && overwritesDamage) {
+          const backup = await copyAside(this.location);
+          this.#warnOnce(
+            `replacing the malformed ${field} of profile "${profile}"; the old file is kept as ${backup}`,
+          );
+        }
+        const next: Record<string, unknown> =
+          entry === 'malformed' || entry === undefined ? {} : { ...entry };
+        if (value === undefined) delete next[field];
+        else next[field] = value;
+        if (Object.keys(next).length === 0) delete doc.profiles[profile];
+        else doc.profiles[profile] = next;
+        await writePrivateFileAtomic(this.location, `${JSON.stringify(doc, null, 2)}\n`);
+      },
+      { timeoutMs: this.#lockTimeoutMs },
+    );
+  }
+
+  #warnOnce(message: string): void {
+    const line = `warning: ${message}`;
+    if (this.#warned.has(line)) return;
+    this.#warned.add(line);
+    this.#warn(line);
+  }
+}
+
+function isWellFormed(field: Field, value: unknown): boolean {
+  return field === 'tokens' ? 'record' in parseTokenRecord(value) : typeof value === 'string' && value !== '';
+}

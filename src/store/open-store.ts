@@ -1,0 +1,92 @@
+/**
+ * Chooses the credential store (SPEC.md §2.1 `--store` / TOKENCLI_STORE, §2.7):
+ *
+ * - `none`: memory, this run only.
+ * - `file`: `<config dir>/credentials.json`; the keychain module is never loaded (start-up time of
+ *   the cached-token path is benchmarked, SPEC.md §4).
+ * - `keychain` (explicit): the OS keychain, or an error (exit 2, a usage error: the store the user
+ *   asked for cannot be had here) with a hint naming `--store file`. Never a silent fallback.
+ * - default: the keychain where a probe works within the timeout; otherwise the file store, with
+ *   exactly one warning line saying why and where the credentials are kept.
+ */
+import { join } from 'node:path';
+import { ExitCode, TokencliError } from '../errors.js';
+import { FileStore } from './file-store.js';
+import type { KeyringModule } from './keychain-store.js';
+import { MemoryStore } from './memory-store.js';
+import type { CredentialStore, StoreKind } from './types.js';
+
+export interface OpenStoreOptions {
+  /** The explicit choice (`--store` or TOKENCLI_STORE); undefined = the default rule. */
+  kind?: StoreKind | undefined;
+  /** The config directory; the file store is `credentials.json` in it. */
+  configDir: string;
+  /** Receives complete lines, `warning: ` included, for stderr. */
+  warn: (line: string) => void;
+  /** How long a keychain probe or call may take before it is given up (default 3000 ms). */
+  keychainTimeoutMs?: number | undefined;
+}
+
+const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3_000;
+
+/** Platforms whose keychain is the Secret Service on D-Bus (keyring-rs's choice). */
+const SECRET_SERVICE_PLATFORMS: ReadonlySet<NodeJS.Platform> = new Set([
+  'linux',
+  'freebsd',
+  'openbsd',
+  'netbsd',
+]);
+
+/**
+ * Opens the store to use for this run.
+ *
+ * @throws TokencliError exit 2 when `kind` is `keychain` and the keychain cannot be used;
+ *   TokencliError exit 2 when a symbolic link sits at the credentials file (file store, on use).
+ */
+export async function openStore(options: OpenStoreOptions): Promise<CredentialStore> {
+  const { kind, warn } = options;
+  if (kind === 'none') return new MemoryStore();
+  const filePath = join(options.configDir, 'credentials.json');
+  if (kind === 'file') return new FileStore({ path: filePath, warn });
+
+  const opened = await openKeychain(options.keychainTimeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS, warn);
+  if ('store' in opened) return opened.store;
+  if (kind === 'keychain') {
+    throw new TokencliError(`the OS keychain cannot be used: ${opened.reason}`, {
+      exitCode: ExitCode.usage,
+      hint: 'use --store file to keep credentials in a private file (or --store none for this run only)',
+    });
+  }
+  warn(`warning: OS keychain unavailable (${opened.reason}); keeping credentials in ${filePath}`);
+  return new FileStore({ path: filePath, warn });
+}
+
+async function openKeychain(
+  timeoutMs: number,
+  warn: (line: string) => void,
+): Promise<{ store: CredentialStore } | { reason: string }> {
+  const secretService = SECRET_SERVICE_PLATFORMS.has(process.platform);
+  if (secretService) {
+    const { probeSecretService } = await import('./secret-service-probe.js');
+    const probe = await probeSecretService(timeoutMs);
+    if (!probe.ok) return { reason: probe.reason };
+  }
+  let keyring: KeyringModule;
+  try {
+    keyring = await import('@napi-rs/keyring');
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { reason: `the keyring module does not load on this platform: ${message}` };
+  }
+  const { KeychainStore } = await import('./keychain-store.js');
+  const store = new KeychainStore({ keyring, timeoutMs, warn });
+  if (!secretService) {
+    // macOS and Windows: one real read of an entry nobody writes proves the keychain answers.
+    try {
+      await store.getClientSecret('.probe');
+    } catch (error) {
+      return { reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  return { store };
+}
