@@ -1,7 +1,199 @@
-import { ExitCode, TokencliError } from '../../errors.js';
+/**
+ * `tokencli sso`: the saml2-bearer grant (SPEC.md §1, §2.2; RFC 7522). Sends a SAML response or
+ * assertion from a file or stdin — raw XML is base64-encoded here, base64 is checked to decode to
+ * XML — optionally signing it first with a key from a file, or builds and signs a fresh assertion
+ * (`--assertion-for`). Every input problem is a usage error (exit 2) found before anything is sent.
+ */
+import { UsageError } from '../../errors.js';
+import { type GrantRequest, GrantType } from '../../oauth/types.js';
+import { buildAssertion } from '../../saml/build-assertion.js';
+import { DEFAULT_MAX_SAML_BYTES } from '../../saml/constants.js';
+import { encodeSamlInput } from '../../saml/encode-input.js';
+import { inspectSamlDocument } from '../../saml/inspect-document.js';
+import { readInput } from '../../saml/read-input.js';
+import { signAssertion } from '../../saml/sign-assertion.js';
+import type { TokenRecord } from '../../store/types.js';
 import type { CommandContext } from '../context.js';
+import { tokenLockPath } from '../obtain-token.js';
+import { assertOneStdinReader } from '../secrets.js';
+import { openCredentialStore, resolveClientSecret, serviceClient } from '../service.js';
+import { requireService, resolveSettings } from '../settings.js';
+import { expirySummary, note, printTokenJson } from '../token-output.js';
+import { toRecord } from '../token-record.js';
 
-// Placeholder until the issue that builds `tokencli sso` lands: fails loudly rather than pretending.
-export async function run(_options: Record<string, unknown>, _ctx: CommandContext): Promise<void> {
-  throw new TokencliError('`tokencli sso` is not implemented yet', { exitCode: ExitCode.internal });
+export interface SsoOptions {
+  samlResponse?: string;
+  samlAssertion?: string;
+  signKey?: string;
+  signCert?: string;
+  assertionFor?: string;
+  issuer?: string;
+  audience?: string;
+  clientSecretStdin?: boolean;
+  endOtherSessions?: boolean;
+  /** false with `--no-store`. */
+  store: boolean;
+  json?: boolean;
+}
+
+type SamlField = 'SAMLResponse' | 'SAMLAssertion';
+
+/** A PEM key or certificate is a few KiB; anything bigger is the wrong file. */
+const MAX_PEM_BYTES = 64 * 1024;
+/** The raw input may be base64 with line breaks: allow for that before encodeSamlInput decides. */
+const MAX_RAW_SAML_BYTES = Math.ceil(DEFAULT_MAX_SAML_BYTES / 3) * 4 * 2;
+
+/** Exactly one source of SAML, and only the flags that go with it (checked before any I/O). */
+function checkFlags(options: SsoOptions): void {
+  const { samlResponse, samlAssertion, assertionFor } = options;
+  if (samlResponse !== undefined && samlAssertion !== undefined) {
+    throw new UsageError(
+      '--saml-response and --saml-assertion cannot be used together',
+      'send either the whole Response or the bare Assertion',
+    );
+  }
+  if (assertionFor !== undefined && (samlResponse !== undefined || samlAssertion !== undefined)) {
+    throw new UsageError(
+      '--assertion-for builds its own assertion; it cannot be combined with --saml-response or --saml-assertion',
+    );
+  }
+  if (samlResponse === undefined && samlAssertion === undefined && assertionFor === undefined) {
+    throw new UsageError(
+      'nothing to send: give --saml-response FILE or --saml-assertion FILE',
+      'or build one: --assertion-for EMAIL --issuer URI --sign-key KEY.pem',
+    );
+  }
+  if (assertionFor === undefined && (options.issuer !== undefined || options.audience !== undefined)) {
+    throw new UsageError('--issuer and --audience only apply with --assertion-for');
+  }
+  if (assertionFor !== undefined && options.signKey === undefined) {
+    throw new UsageError('--assertion-for needs --sign-key KEY.pem to sign the assertion it builds');
+  }
+  if (assertionFor !== undefined && options.issuer === undefined) {
+    throw new UsageError(
+      '--assertion-for needs --issuer URI',
+      'the issuer registered for the application, e.g. --issuer https://idp.example',
+    );
+  }
+  if (options.signCert !== undefined && options.signKey === undefined) {
+    throw new UsageError('--sign-cert needs --sign-key');
+  }
+  assertOneStdinReader([
+    [samlResponse === '-', '--saml-response -'],
+    [samlAssertion === '-', '--saml-assertion -'],
+    [options.clientSecretStdin, '--client-secret-stdin'],
+  ]);
+}
+
+async function readPem(flag: string, path: string): Promise<string> {
+  const bytes = await readInput(path, undefined, { flag, maxBytes: MAX_PEM_BYTES, what: 'PEM file' });
+  return bytes.toString('utf8');
+}
+
+async function signingKeys(options: SsoOptions) {
+  if (options.signKey === undefined) return undefined;
+  return {
+    privateKeyPem: await readPem('--sign-key', options.signKey),
+    certificatePem:
+      options.signCert === undefined ? undefined : await readPem('--sign-cert', options.signCert),
+  };
+}
+
+/** The form field and its base64 value, read, checked and (with --sign-key) signed. */
+async function prepareSaml(
+  options: SsoOptions,
+  ctx: CommandContext,
+  audience: () => string,
+): Promise<{ field: SamlField; value: string; email?: string }> {
+  const keys = await signingKeys(options);
+  if (options.assertionFor !== undefined) {
+    if (!keys) throw new UsageError('--assertion-for needs --sign-key');
+    let xml: string;
+    try {
+      xml = buildAssertion({
+        email: options.assertionFor,
+        issuer: options.issuer ?? '',
+        audience: audience(),
+      });
+    } catch (error) {
+      throw new UsageError(
+        `cannot build the assertion: ${(error as Error).message.replace(/^buildAssertion: /, '')}`,
+      );
+    }
+    const signed = signAssertion(xml, keys);
+    return {
+      field: 'SAMLAssertion',
+      value: Buffer.from(signed).toString('base64'),
+      email: options.assertionFor,
+    };
+  }
+
+  const asResponse = options.samlResponse !== undefined;
+  const flag = asResponse ? '--saml-response' : '--saml-assertion';
+  const path = (asResponse ? options.samlResponse : options.samlAssertion) ?? '-';
+  const label = path === '-' ? 'stdin' : path;
+  const raw = await readInput(path, ctx.io.stdin, { flag, maxBytes: MAX_RAW_SAML_BYTES, what: 'SAML input' });
+  let value = encodeSamlInput(raw, { maxBytes: DEFAULT_MAX_SAML_BYTES, label });
+  const xml = Buffer.from(value, 'base64').toString('utf8');
+  const facts = inspectSamlDocument(xml, label);
+  if (asResponse && facts.root === 'Assertion') {
+    throw new UsageError(`${label} holds a bare Assertion`, 'pass it with --saml-assertion');
+  }
+  if (!asResponse && facts.root === 'Response') {
+    throw new UsageError(`${label} holds a samlp:Response`, 'pass it with --saml-response');
+  }
+  if (keys) {
+    value = Buffer.from(signAssertion(xml, keys)).toString('base64');
+  } else if (!facts.assertionSigned) {
+    note(
+      ctx,
+      `warning: the assertion in ${label} is not signed; the service will likely refuse it (sign it with --sign-key)`,
+    );
+  }
+  return { field: asResponse ? 'SAMLResponse' : 'SAMLAssertion', value };
+}
+
+export async function run(options: SsoOptions, ctx: CommandContext): Promise<void> {
+  checkFlags(options);
+  const settings = await resolveSettings(ctx);
+  const service = requireService(settings);
+  // A built assertion is addressed to this service unless --audience says otherwise.
+  const saml = await prepareSaml(options, ctx, () => options.audience ?? service.baseUrl);
+
+  const store = await openCredentialStore(settings, ctx);
+  const clientSecret = await resolveClientSecret(
+    ctx,
+    store,
+    settings.profile,
+    options.clientSecretStdin === true,
+  );
+  const { requestToken } = await import('../../oauth/token-request.js');
+  const grant: GrantRequest =
+    saml.field === 'SAMLResponse'
+      ? { grant_type: GrantType.saml2Bearer, SAMLResponse: saml.value }
+      : { grant_type: GrantType.saml2Bearer, SAMLAssertion: saml.value };
+  const tokens = await requestToken(serviceClient(settings, ctx, service, clientSecret), grant, {
+    endOtherSessions: options.endOtherSessions === true,
+    signal: ctx.signal,
+  });
+  const record: TokenRecord = toRecord(tokens, { ...service, grant: 'saml2-bearer', now: new Date() });
+  if (record.email === undefined && saml.email !== undefined) record.email = saml.email;
+  if (ctx.signal.aborted) throw ctx.signal.reason;
+
+  const keep = options.store && store.kind !== 'none';
+  if (keep) {
+    const { withFileLock } = await import('../../fs/lock.js');
+    // The profile lock keeps a concurrent `tokencli token` refresh from overwriting this record.
+    await withFileLock(tokenLockPath(settings), () => store.setTokens(settings.profile, record), {
+      timeoutMs: settings.timeoutMs * 3 + 10_000,
+      signal: ctx.signal,
+    });
+  }
+
+  // Like `tokencli token`, the result on stdout is the access token (or the JSON document).
+  if (options.json) printTokenJson(ctx, record, settings.profile, 'saml2-bearer');
+  else ctx.io.stdout.write(`${record.access_token}\n`);
+  const who = record.email ? ` as ${record.email}` : '';
+  const where = keep ? `stored in profile ${settings.profile}` : 'not stored';
+  note(ctx, `Signed in${who} with SSO (${where}). ${expirySummary(record)}`);
 }
