@@ -40,8 +40,8 @@ type SamlField = 'SAMLResponse' | 'SAMLAssertion';
 
 /** A PEM key or certificate is a few KiB; anything bigger is the wrong file. */
 const MAX_PEM_BYTES = 64 * 1024;
-/** The raw input may be base64 with line breaks: allow for that before encodeSamlInput decides. */
-const MAX_RAW_SAML_BYTES = Math.ceil(DEFAULT_MAX_SAML_BYTES / 3) * 4 * 2;
+/** Read at most this much; encodeSamlInput then applies the real 256 KiB limit to the XML. */
+const MAX_RAW_SAML_BYTES = 1024 * 1024;
 
 /** Exactly one source of SAML, and only the flags that go with it (checked before any I/O). */
 function checkFlags(options: SsoOptions): void {
