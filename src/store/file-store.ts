@@ -134,8 +134,13 @@ export class FileStore implements CredentialStore {
     return emptyDocument();
   }
 
-  #update(profile: string, field: Field, value: unknown): Promise<void> {
-    return withFileLock(
+  async #update(profile: string, field: Field, value: unknown): Promise<void> {
+    if (value === undefined) {
+      // Deleting from a store that does not exist: nothing to do, and no directory to create.
+      const loaded = await loadCredentialsFile(this.location);
+      if (loaded.ok && !loaded.exists) return;
+    }
+    await withFileLock(
       this.#lockPath,
       async () => {
         const doc = await this.#readLocked(true);

@@ -1,0 +1,243 @@
+import { spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TokencliError } from '../../src/errors.js';
+import { FileStore } from '../../src/store/file-store.js';
+import { distModule } from '../fs/dist-module.js';
+import { sampleRecord } from './records.js';
+
+function setup(options: { create?: boolean } = {}) {
+  const dir = join(mkdtempSync(join(tmpdir(), 'tokencli-store-')), 'config');
+  if (options.create !== false) mkdirSync(dir, { mode: 0o700 });
+  const path = join(dir, 'credentials.json');
+  const warnings: string[] = [];
+  const store = new FileStore({ path, warn: (line) => warnings.push(line) });
+  return { dir, path, store, warnings };
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+const backupsOf = (dir: string) =>
+  readdirSync(dir).filter((name) => name.startsWith('credentials.json.corrupt-'));
+
+describe('FileStore', () => {
+  it('round-trips tokens and client secrets per profile in the documented format', async () => {
+    const { path, store, warnings } = setup();
+    const work = sampleRecord({ email: 'work@example.com' });
+    const ci = sampleRecord({ grant: 'client_credentials', refresh_token: undefined });
+    delete ci.refresh_token;
+    delete ci.refresh_token_expires_at;
+    await store.setTokens('work', work);
+    await store.setClientSecret('work', 'work-secret');
+    await store.setTokens('ci', ci);
+    expect(await store.getTokens('work')).toEqual(work);
+    expect(await store.getTokens('ci')).toEqual(ci);
+    expect(await store.getTokens('other')).toBeUndefined();
+    expect(await store.getClientSecret('work')).toBe('work-secret');
+    expect(await store.getClientSecret('ci')).toBeUndefined();
+    expect(await store.listProfiles()).toEqual(['ci', 'work']);
+    expect(readJson(path)).toEqual({
+      version: 1,
+      profiles: { work: { tokens: work, client_secret: 'work-secret' }, ci: { tokens: ci } },
+    });
+
+    await store.deleteTokens('work');
+    expect(await store.getTokens('work')).toBeUndefined();
+    expect(await store.getClientSecret('work')).toBe('work-secret');
+    expect(await store.listProfiles()).toEqual(['ci']);
+    await store.deleteClientSecret('work');
+    expect(readJson(path)).toEqual({ version: 1, profiles: { ci: { tokens: ci } } });
+    expect(store).toMatchObject({ kind: 'file', location: path });
+    expect(warnings).toEqual([]);
+    expect(readdirSync(join(path, '..')).sort()).toEqual(['credentials.json']); // no temp or lock left
+  });
+
+  it('reads an absent file as empty and creates nothing for reads or deleting nothing', async () => {
+    const { dir, store } = setup({ create: false });
+    expect(await store.getTokens('default')).toBeUndefined();
+    expect(await store.getClientSecret('default')).toBeUndefined();
+    expect(await store.listProfiles()).toEqual([]);
+    await store.deleteTokens('default');
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  describe('under umask 000', () => {
+    let previous: number | undefined;
+    afterEach(() => {
+      if (previous !== undefined) process.umask(previous);
+    });
+
+    it('still makes the directory 0700 and the file 0600', async () => {
+      previous = process.umask(0o000);
+      const { dir, path, store } = setup({ create: false });
+      await store.setClientSecret('default', 's3cret');
+      expect(mode(dir)).toBe(0o700);
+      expect(mode(path)).toBe(0o600);
+      await store.setTokens('default', sampleRecord());
+      expect(mode(path)).toBe(0o600);
+    });
+  });
+
+  it('tightens an existing looser directory and file when it reads them', async () => {
+    const { dir, path, store } = setup();
+    writeFileSync(path, JSON.stringify({ version: 1, profiles: { default: { client_secret: 'x' } } }));
+    chmodSync(path, 0o644);
+    chmodSync(dir, 0o755);
+    expect(await store.getClientSecret('default')).toBe('x');
+    expect(mode(path)).toBe(0o600);
+    expect(mode(dir)).toBe(0o700);
+  });
+
+  it('refuses a symbolic link at the store path, on read and on write, leaving its target alone', async () => {
+    const { dir, path, store } = setup();
+    const target = join(dir, 'elsewhere.json');
+    writeFileSync(target, '{"version":1,"profiles":{}}');
+    symlinkSync(target, path);
+    const expected = {
+      exitCode: 2,
+      message: `refusing to use ${path}: it is a symbolic link`,
+      hint: 'remove the link; tokencli keeps its files as regular files',
+    };
+    for (const attempt of [() => store.getTokens('default'), () => store.setClientSecret('default', 'x')]) {
+      const error = await attempt().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TokencliError);
+      expect(error).toMatchObject(expected);
+    }
+    expect(readFileSync(target, 'utf8')).toBe('{"version":1,"profiles":{}}');
+  });
+
+  it.each([
+    ['{"version":1,"profiles":{', 'it is not valid JSON'],
+    ['', 'it is not valid JSON'],
+    ['[1,2]', 'it is not a JSON object'],
+    ['null', 'it is not a JSON object'],
+    ['{"version":2,"profiles":{}}', 'unsupported "version" 2 (expected 1)'],
+    ['{"profiles":{}}', 'unsupported "version" undefined (expected 1)'],
+    ['{"version":1,"profiles":[]}', '"profiles" is not an object'],
+    ['{"version":1}', '"profiles" is not an object'],
+  ])(
+    'sets a damaged file (%s) aside with one warning, reads it as empty, and writes anew',
+    async (content, problem) => {
+      const { dir, path, store, warnings } = setup();
+      writeFileSync(path, content, { mode: 0o644 });
+      expect(await store.getTokens('default')).toBeUndefined();
+      expect(await store.listProfiles()).toEqual([]);
+      const backups = backupsOf(dir);
+      expect(backups).toHaveLength(1);
+      const backup = join(dir, backups[0] ?? '');
+      expect(backup).toMatch(/credentials\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/);
+      expect(readFileSync(backup, 'utf8')).toBe(content);
+      expect(mode(backup)).toBe(0o600);
+      expect(warnings).toEqual([
+        `warning: the credentials file ${path} is damaged (${problem}); moved it to ${backup} and started an empty one`,
+      ]);
+      await store.setTokens('default', sampleRecord());
+      expect(await store.getTokens('default')).toEqual(sampleRecord());
+      expect(warnings).toHaveLength(1);
+      expect(backupsOf(dir)).toHaveLength(1);
+    },
+  );
+
+  it('sets a damaged file aside when a write finds it, then writes', async () => {
+    const { dir, path, store, warnings } = setup();
+    writeFileSync(path, 'garbage');
+    await store.setClientSecret('default', 'new');
+    expect(readJson(path)).toEqual({ version: 1, profiles: { default: { client_secret: 'new' } } });
+    expect(backupsOf(dir).map((name) => readFileSync(join(dir, name), 'utf8'))).toEqual(['garbage']);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('treats an unreadable store (a directory at its path) as damaged: set aside, then empty', async () => {
+    const { dir, path, store, warnings } = setup();
+    mkdirSync(path);
+    expect(await store.getClientSecret('default')).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/is damaged \(cannot read it: EISDIR\); moved it to /)]);
+    expect(backupsOf(dir)).toHaveLength(1);
+    await store.setClientSecret('default', 'x');
+    expect(await store.getClientSecret('default')).toBe('x');
+  });
+
+  it('ignores a malformed record on its own, keeps it while others are written, backs up before replacing it', async () => {
+    const { dir, path, store, warnings } = setup();
+    const badTokens = { ...sampleRecord(), access_token: 17 };
+    const good = sampleRecord({ email: 'good@example.com' });
+    const original = {
+      version: 1,
+      profiles: { bad: { tokens: badTokens, client_secret: 5 }, odd: 'x', good: { tokens: good } },
+    };
+    writeFileSync(path, JSON.stringify(original));
+
+    expect(await store.getTokens('bad')).toBeUndefined();
+    expect(await store.getTokens('bad')).toBeUndefined(); // warned once only
+    expect(await store.getClientSecret('bad')).toBeUndefined();
+    expect(await store.getTokens('odd')).toBeUndefined();
+    expect(await store.getTokens('good')).toEqual(good);
+    expect(await store.listProfiles()).toEqual(['good']);
+    expect(warnings).toEqual([
+      `warning: ignoring the stored tokens of profile "bad" in ${path}: "access_token" is missing or not a string`,
+      `warning: ignoring the stored client secret of profile "bad" in ${path}: not a string`,
+      `warning: ignoring the entry of profile "odd" in ${path}: not an object`,
+    ]);
+
+    await store.setClientSecret('good', 'g');
+    expect(readJson(path).profiles.bad).toEqual({ tokens: badTokens, client_secret: 5 });
+    expect(readJson(path).profiles.odd).toBe('x');
+    expect(backupsOf(dir)).toEqual([]);
+
+    await store.setTokens('bad', sampleRecord());
+    expect(await store.getTokens('bad')).toEqual(sampleRecord());
+    const backups = backupsOf(dir);
+    expect(backups).toHaveLength(1);
+    const beforeReplacing = structuredClone(original);
+    beforeReplacing.profiles.good = { tokens: good, client_secret: 'g' };
+    expect(readJson(join(dir, backups[0] ?? ''))).toEqual(beforeReplacing);
+    expect(warnings.at(-1)).toBe(
+      `warning: replacing the malformed tokens of profile "bad"; the old file is kept as ${join(dir, backups[0] ?? '')}`,
+    );
+  });
+
+  it('keeps every profile when several processes write different profiles at once', async () => {
+    const { path } = setup();
+    const profiles = ['p1', 'p2', 'p3', 'p4'];
+    const rounds = 6;
+    const writer = resolve(import.meta.dirname, 'fixtures/file-store-writer.mjs');
+    const results = await Promise.all(
+      profiles.map(
+        (profile) =>
+          new Promise<{ code: number | null; stderr: string }>((done, reject) => {
+            const child = spawn(
+              process.execPath,
+              [writer, distModule('store/file-store.js'), path, profile, String(rounds)],
+              { stdio: ['ignore', 'ignore', 'pipe'] },
+            );
+            let stderr = '';
+            child.stderr.on('data', (chunk) => {
+              stderr += chunk;
+            });
+            child.on('error', reject);
+            child.on('close', (code) => done({ code, stderr }));
+          }),
+      ),
+    );
+    for (const result of results) expect(result).toEqual({ code: 0, stderr: '' });
+    const doc = readJson(path);
+    expect(Object.keys(doc.profiles).sort()).toEqual(profiles);
+    for (const profile of profiles) {
+      expect(doc.profiles[profile].tokens.access_token).toBe(`${profile}-access-${rounds - 1}`);
+      expect(doc.profiles[profile].client_secret).toBe(`${profile}-secret-${rounds - 1}`);
+    }
+    expect(mode(path)).toBe(0o600);
+  });
+});
