@@ -29,6 +29,23 @@ function minimal(): Record<string, unknown> & {
   };
 }
 
+/** The minimal configuration with its app's (or user's) fields replaced; undefined removes one. */
+function withApp(patch: Record<string, unknown>): ReturnType<typeof minimal> {
+  const json = minimal();
+  json.apps[0] = withoutUndefined({ ...json.apps[0], ...patch });
+  return json;
+}
+
+function withUser(patch: Record<string, unknown>): ReturnType<typeof minimal> {
+  const json = minimal();
+  json.users[0] = withoutUndefined({ ...json.users[0], ...patch });
+  return json;
+}
+
+function withoutUndefined(obj: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+}
+
 function errorOf(json: unknown): UsageError {
   try {
     validateServiceConfig(json);
@@ -112,112 +129,92 @@ describe('validateServiceConfig', () => {
     ['app not an object', (j) => ({ ...j, apps: ['x'] }), 'apps[0]: must be an object'],
     [
       'unknown app key',
-      (j) => (((j.apps[0] as Record<string, unknown>).secret = 'x'), j),
+      () => withApp({ secret: 'x' }),
       'apps[0].secret: unknown key; expected one of client_id, client_secret, app_name, redirect_uris, grants, refresh_tokens, saml',
     ],
-    ['client_id missing', (j) => (delete j.apps[0]?.client_id, j), 'apps[0].client_id: is required'],
+    ['client_id missing', () => withApp({ client_id: undefined }), 'apps[0].client_id: is required'],
     [
       'client_id with a space',
-      (j) => (((j.apps[0] as Record<string, unknown>).client_id = 'a b'), j),
+      () => withApp({ client_id: 'a b' }),
       'apps[0].client_id: must be 1 to 200 visible ASCII characters',
     ],
     [
       'client_secret not a string',
-      (j) => (((j.apps[0] as Record<string, unknown>).client_secret = 5), j),
+      () => withApp({ client_secret: 5 }),
       'apps[0].client_secret: must be a non-empty string',
     ],
     [
       'client_secret with a newline',
-      (j) => (((j.apps[0] as Record<string, unknown>).client_secret = 'a\nb'), j),
+      () => withApp({ client_secret: 'a\nb' }),
       'apps[0].client_secret: must be printable ASCII',
     ],
-    [
-      'app_name empty',
-      (j) => (((j.apps[0] as Record<string, unknown>).app_name = ''), j),
-      'apps[0].app_name: must be a non-empty string',
-    ],
+    ['app_name empty', () => withApp({ app_name: '' }), 'apps[0].app_name: must be a non-empty string'],
     [
       'redirect URI relative',
-      (j) => (((j.apps[0] as Record<string, unknown>).redirect_uris = ['https://a.example/cb', '/cb']), j),
+      () => withApp({ redirect_uris: ['https://a.example/cb', '/cb'] }),
       'apps[0].redirect_uris[1]: must be an absolute URI',
     ],
     [
       'redirect URI not a string',
-      (j) => (((j.apps[0] as Record<string, unknown>).redirect_uris = [7]), j),
+      () => withApp({ redirect_uris: [7] }),
       'apps[0].redirect_uris[0]: must be a string',
     ],
     [
       'redirect URI with a fragment',
-      (j) => (((j.apps[0] as Record<string, unknown>).redirect_uris = ['https://a.example/cb#x']), j),
+      () => withApp({ redirect_uris: ['https://a.example/cb#x'] }),
       'apps[0].redirect_uris[0]: must not contain a fragment (#…)',
     ],
     [
       'redirect URI duplicate',
-      (j) => (
-        ((j.apps[0] as Record<string, unknown>).redirect_uris = [
-          'https://a.example/cb',
-          'https://a.example/cb',
-        ]),
-        j
-      ),
+      () => withApp({ redirect_uris: ['https://a.example/cb', 'https://a.example/cb'] }),
       'apps[0].redirect_uris[1]: duplicate of apps[0].redirect_uris[0]',
     ],
     [
       'unknown grant',
-      (j) => (((j.apps[0] as Record<string, unknown>).grants = ['authorization_code', 'password']), j),
+      () => withApp({ grants: ['authorization_code', 'password'] }),
       'apps[0].grants[1]: unknown grant "password"; expected one of authorization_code, client_credentials, refresh_token, urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
     ],
     [
       'grant duplicate',
-      (j) => (((j.apps[0] as Record<string, unknown>).grants = ['refresh_token', 'refresh_token']), j),
+      () => withApp({ grants: ['refresh_token', 'refresh_token'] }),
       'apps[0].grants[1]: duplicate of apps[0].grants[0]',
     ],
-    [
-      'grants empty',
-      (j) => (((j.apps[0] as Record<string, unknown>).grants = []), j),
-      'apps[0].grants: must be a non-empty array',
-    ],
+    ['grants empty', () => withApp({ grants: [] }), 'apps[0].grants: must be a non-empty array'],
     [
       'refresh_tokens not boolean',
-      (j) => (((j.apps[0] as Record<string, unknown>).refresh_tokens = 'yes'), j),
+      () => withApp({ refresh_tokens: 'yes' }),
       'apps[0].refresh_tokens: must be true or false',
     ],
     [
       'refresh_tokens without the grant',
-      (j) => (((j.apps[0] as Record<string, unknown>).refresh_tokens = true), j),
+      () => withApp({ refresh_tokens: true }),
       'apps[0].refresh_tokens: issuing refresh tokens needs "refresh_token" in grants',
     ],
-    [
-      'saml not an object',
-      (j) => (((j.apps[0] as Record<string, unknown>).saml = 'x'), j),
-      'apps[0].saml: must be an object',
-    ],
+    ['saml not an object', () => withApp({ saml: 'x' }), 'apps[0].saml: must be an object'],
     [
       'saml unknown key',
-      (j) => (
-        ((j.apps[0] as Record<string, unknown>).saml = { issuer: 'i', certificate: PUBLIC_KEY, key: 'x' }), j
-      ),
+      () => withApp({ saml: { issuer: 'i', certificate: PUBLIC_KEY, key: 'x' } }),
       'apps[0].saml.key: unknown key; expected one of issuer, certificate, audience',
     ],
     [
       'saml issuer missing',
-      (j) => (((j.apps[0] as Record<string, unknown>).saml = { certificate: PUBLIC_KEY }), j),
+      () => withApp({ saml: { certificate: PUBLIC_KEY } }),
       'apps[0].saml.issuer: is required',
     ],
     [
       'saml certificate garbage',
-      (j) => (((j.apps[0] as Record<string, unknown>).saml = { issuer: 'i', certificate: 'not a pem' }), j),
+      () => withApp({ saml: { issuer: 'i', certificate: 'not a pem' } }),
       'apps[0].saml.certificate: must be a PEM certificate or public key',
     ],
     [
       'saml certificate broken',
-      (j) => (
-        ((j.apps[0] as Record<string, unknown>).saml = {
-          issuer: 'i',
-          certificate: CERTIFICATE.replace(/[A-Z]{8}/, 'AAAAAAAA'),
+      () =>
+        withApp({
+          saml: {
+            issuer: 'i',
+            certificate: CERTIFICATE.replace(/\n[A-Za-z0-9+/]{20}/, `\n${'A'.repeat(20)}`),
+          },
         }),
-        j
-      ),
       'apps[0].saml.certificate: must be a PEM certificate or public key',
     ],
     [
@@ -227,18 +224,14 @@ describe('validateServiceConfig', () => {
     ],
     [
       'unknown user key',
-      (j) => (((j.users[0] as Record<string, unknown>).role = 'x'), j),
+      () => withUser({ role: 'x' }),
       'users[0].role: unknown key; expected one of email, password, single_session',
     ],
-    [
-      'email without @',
-      (j) => (((j.users[0] as Record<string, unknown>).email = 'alice'), j),
-      'users[0].email: must be an email address',
-    ],
-    ['password missing', (j) => (delete j.users[0]?.password, j), 'users[0].password: is required'],
+    ['email without @', () => withUser({ email: 'alice' }), 'users[0].email: must be an email address'],
+    ['password missing', () => withUser({ password: undefined }), 'users[0].password: is required'],
     [
       'single_session not boolean',
-      (j) => (((j.users[0] as Record<string, unknown>).single_session = 1), j),
+      () => withUser({ single_session: 1 }),
       'users[0].single_session: must be true or false',
     ],
     [

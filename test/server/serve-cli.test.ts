@@ -1,0 +1,145 @@
+/**
+ * `tokencli serve` through the built CLI (`npm run build` first): the base_url line, the demo
+ * credentials, the request log, configuration errors, and shutdown.
+ */
+
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { runCli, startServe, tempDir } from '../helpers/cli.js';
+import { clientCredentials, DEMO, rawRequest, tokenInfo } from './helpers.js';
+
+describe('tokencli serve', () => {
+  test('prints one base_url line, the demo credentials, and one log line per request; SIGTERM exits 0', async () => {
+    const serve = await startServe();
+    try {
+      expect(serve.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // stderr and stdout are separate pipes: the credentials may arrive after the base_url line.
+      await expect
+        .poll(() => serve.logs())
+        .toContain(
+          `client_id=${DEMO.clientId} client_secret=${DEMO.clientSecret} redirect_uri=${DEMO.redirectUri}`,
+        );
+      expect(serve.logs()).toContain(`email=${DEMO.email} password=${DEMO.password}`);
+      const token = (await clientCredentials(serve.baseUrl)).body.access_token as string;
+      expect((await tokenInfo(serve.baseUrl, token)).status).toBe(200);
+      await expect.poll(() => serve.logs()).toMatch(/GET \/v2\/oauth\/tokeninfo 200 [\d.]+ms\n/);
+      expect(serve.logs()).toMatch(/POST \/v2\/oauth\/token 200 [\d.]+ms\n/);
+      expect(serve.logs()).not.toContain(token);
+      expect(serve.logs()).not.toContain('client_id=demo-client\n'); // no query strings
+    } finally {
+      serve.process.removeAllListeners('exit');
+      const exited = once(serve.process, 'exit');
+      serve.process.kill('SIGTERM');
+      const [code] = await exited;
+      expect(code).toBe(0);
+    }
+  });
+
+  test('stdout carries only the base_url line', async () => {
+    const serve = await startServe();
+    let stdout = '';
+    serve.process.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    await clientCredentials(serve.baseUrl);
+    await serve.stop();
+    expect(stdout).toBe('');
+  });
+
+  test('--config runs that configuration and prints no demo credentials', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'service.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        apps: [
+          {
+            client_id: 'mine',
+            client_secret: 'my-secret',
+            app_name: 'Mine',
+            redirect_uris: ['http://127.0.0.1:9000/cb'],
+            grants: ['client_credentials'],
+          },
+        ],
+        users: [{ email: 'me@example.com', password: 'pw' }],
+      }),
+    );
+    const serve = await startServe(['--config', config]);
+    try {
+      expect(serve.logs()).not.toContain('demo');
+      const r = await clientCredentials(serve.baseUrl, {
+        client_id: 'mine',
+        client_secret: 'my-secret',
+        email: 'me@example.com',
+        password: 'pw',
+      });
+      expect(r.status).toBe(200);
+      expect((await clientCredentials(serve.baseUrl)).status).toBe(400);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  test('--allow-host admits a container name', async () => {
+    const serve = await startServe(['--allow-host', 'tokens', 'svc']);
+    try {
+      expect((await rawRequest(serve.baseUrl, '/x', { headers: { host: 'tokens:8080' } })).status).toBe(404);
+      expect((await rawRequest(serve.baseUrl, '/x', { headers: { host: 'svc' } })).status).toBe(404);
+      expect((await rawRequest(serve.baseUrl, '/x', { headers: { host: 'evil' } })).status).toBe(403);
+    } finally {
+      await serve.stop();
+    }
+  });
+
+  test('an invalid configuration is exit 2 naming the key', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'bad.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        apps: [{ client_id: 'a', client_secret: 'b', app_name: 'c', redirect_uris: ['x', 'relative/cb'] }],
+        users: [{ email: 'a@b.c', password: 'p' }],
+      }),
+    );
+    const r = await runCli(['serve', '--port', '0', '--config', config]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: ${config}: apps[0].redirect_uris[0]: must be an absolute URI\n` +
+        'hint: fix the configuration file; its format is described in README.md (tokencli serve)\n',
+    );
+  });
+
+  test('a missing configuration file is exit 2', async () => {
+    const r = await runCli(['serve', '--port', '0', '--config', '/nonexistent/service.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: cannot read config file /nonexistent/service.json: no such file\n');
+  });
+
+  test('a port in use is exit 2 with a hint', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = await runCli(['serve', '--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `error: port ${port} on 127.0.0.1 is already in use\nhint: choose another port with --port, or --port 0 for any free port\n`,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test.each(['abc', '65536', '-1', '1.5'])('--port %s is exit 2', async (port) => {
+    const r = await runCli(['serve', '--port', port]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: invalid --port ${JSON.stringify(port)}\nhint: pass a port from 0 to 65535 (0 = any free port)\n`,
+    );
+  });
+});
