@@ -10,6 +10,7 @@
 import type { Dispatcher } from 'undici';
 import type { HttpSettings } from '../oauth/types.js';
 import { loadCaCertificates } from './ca-certificates.js';
+import { loadUndici } from './undici-loader.js';
 
 export interface CallDispatcher {
   dispatcher: Dispatcher;
@@ -31,7 +32,7 @@ export async function dispatcherFor(settings: HttpSettings): Promise<CallDispatc
   }
   // Read the CA files before loading undici: a bad --ca-file is a usage error either way.
   const ca = loadCaCertificates(settings.caFile);
-  const { EnvHttpProxyAgent } = await import('undici');
+  const { EnvHttpProxyAgent } = await loadUndici();
   const timeout = wholeMs(settings.timeoutMs);
   const tls = ca === undefined ? { timeout } : { timeout, ca };
   const agent = new EnvHttpProxyAgent({
