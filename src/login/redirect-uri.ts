@@ -4,9 +4,6 @@
  */
 import { UsageError } from '../errors.js';
 
-/** SPEC.md §2.1: the redirect URI used when nothing else is configured. */
-export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
-
 /** A redirect URI the listener can serve. */
 export interface LoopbackRedirect {
   /** The URI as given (port 0 still 0 here). */

@@ -3,15 +3,19 @@
  * with fetch and the redirect followed by hand, so each outcome of SPEC.md §2.5 is checked on the
  * exit code, stderr and the store. (The real-browser run is login-browser.test.ts.)
  */
-
-import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
-import { hitRedirect, loginWithoutBrowser, redirectUriOf, startLogin } from '../login/cli-login.js';
+import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import {
+  ANY_PORT,
+  demoLoginEnv,
+  expectNothingStored,
+  hitRedirect,
+  loginWithoutBrowser,
+  redirectUriOf,
+  startLogin,
+} from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
 let serve: ServeHandle;
@@ -22,24 +26,7 @@ afterAll(async () => {
   await serve?.stop();
 });
 
-/** The browser-login environment: no email or password, so nothing but the login can yield a token. */
-function loginEnv(configDir = tempDir()): Record<string, string> {
-  return {
-    TOKENCLI_BASE_URL: serve.baseUrl,
-    TOKENCLI_CLIENT_ID: DEMO.clientId,
-    TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-    TOKENCLI_STORE: 'file',
-    TOKENCLI_CONFIG_DIR: configDir,
-  };
-}
-
-const ANY_PORT = ['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'];
-
-/** Nothing stored: `tokencli token` (no email or password around) finds nothing and exits 4. */
-async function expectNothingStored(configDir: string): Promise<void> {
-  const r = await runCli(['token'], { env: loginEnv(configDir) });
-  expect(r.code).toBe(4);
-}
+const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
 
 /** A GET with any Host header (fetch will not send a foreign one). */
 function getWithHost(url: URL, host: string): Promise<number> {
@@ -142,7 +129,7 @@ describe('tokencli login (no browser)', () => {
     );
     expect(r.stderr).toContain('hint: run `tokencli login` again and allow access in the browser');
     expect(r.stderr).not.toContain('\u001b');
-    await expectNothingStored(configDir);
+    await expectNothingStored(loginEnv(configDir));
   });
 
   test('any other error with the right state: exit 3', async () => {
@@ -163,7 +150,7 @@ describe('tokencli login (no browser)', () => {
     const r = await login.done;
     expect(r.code).toBe(3);
     expect(r.stderr).not.toContain('wrong-secret');
-    await expectNothingStored(configDir);
+    await expectNothingStored(loginEnv(configDir));
   });
 
   test('--timeout-login: exit 6 after the wait, with a hint', async () => {
@@ -187,7 +174,7 @@ describe('tokencli login (no browser)', () => {
     const r = await login.done;
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('error: interrupted');
-    await expectNothingStored(configDir);
+    await expectNothingStored(loginEnv(configDir));
     const refused = await fetch(redirectUriOf(url)).catch(
       (e: { cause?: { code?: string } }) => e.cause?.code,
     );
@@ -230,189 +217,5 @@ describe('tokencli login (no browser)', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).not.toContain('/v2/oauth/authorize');
-  });
-});
-
-/**
- * The paste fallback needs stdin to be a terminal. util-linux `script` runs the CLI on a
- * pseudo-terminal and forwards what the test writes to it, so the pasted line arrives the way a
- * person's paste would. Where `script` is missing the test is skipped (the paste logic itself is
- * covered in test/login/paste-prompt.test.ts).
- */
-const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
-
-describe.skipIf(!hasScript)('tokencli login on a terminal (pty via util-linux script)', () => {
-  function loginOnPty(env: Record<string, string>) {
-    const command = [process.execPath, BIN, 'login', ...ANY_PORT].map((a) => `'${a}'`).join(' ');
-    const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
-      env: cleanEnv({ ...env, TERM: 'dumb' }),
-      stdio: 'pipe',
-    });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      output += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const done = new Promise<number | null>((resolveDone) =>
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolveDone(code);
-      }),
-    );
-    const authorizeUrl = (async () => {
-      for (let i = 0; i < 600; i++) {
-        const match = /(https?:\/\/\S+\/v2\/oauth\/authorize\?\S+)/.exec(output);
-        if (match?.[1]) return new URL(match[1]);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no URL printed; output:\n${output}`);
-    })();
-    return { child, done, authorizeUrl, output: () => output };
-  }
-
-  /** The login form posted, the 302 not followed: its Location is what the user would paste. */
-  async function redirectLocation(url: URL): Promise<string> {
-    const form = new URLSearchParams(url.searchParams);
-    form.set('email', DEMO.email);
-    form.set('password', DEMO.password);
-    const posted = await fetch(`${url.origin}${url.pathname}`, {
-      method: 'POST',
-      body: form,
-      redirect: 'manual',
-    });
-    expect(posted.status).toBe(302);
-    return posted.headers.get('location') ?? '';
-  }
-
-  test('a pasted redirect URL completes the login (the listener never sees it)', async () => {
-    const configDir = tempDir();
-    const login = loginOnPty(loginEnv(configDir));
-    const url = await login.authorizeUrl;
-    expect(login.output()).toContain('paste the URL it ends up on (or the code) here:');
-    login.child.stdin.write(`${await redirectLocation(url)}\r`);
-    expect(await login.done).toBe(0);
-    expect(login.output()).toContain('Logged in as demo@example.com (profile default).');
-    expect((await runCli(['token'], { env: loginEnv(configDir) })).code).toBe(0);
-  });
-
-  test('a pasted URL of another login is refused and the login keeps waiting for the right one', async () => {
-    const login = loginOnPty(loginEnv());
-    const url = await login.authorizeUrl;
-    const location = await redirectLocation(url);
-    const forged = new URL(location);
-    forged.searchParams.set('state', 'not-this-login');
-    login.child.stdin.write(`${forged.href}\r`);
-    login.child.stdin.write(`${location}\r`);
-    expect(await login.done).toBe(0);
-    expect(login.output()).toContain('that URL does not carry the state of this login');
-  });
-
-  test('a pasted bare code completes the login', async () => {
-    const login = loginOnPty(loginEnv());
-    const url = await login.authorizeUrl;
-    const code = new URL(await redirectLocation(url)).searchParams.get('code') ?? '';
-    login.child.stdin.write(`${code}\r`);
-    expect(await login.done).toBe(0);
-  });
-
-  test('Ctrl-C on the terminal: exit 130', async () => {
-    const configDir = tempDir();
-    const login = loginOnPty(loginEnv(configDir));
-    await login.authorizeUrl;
-    login.child.stdin.write('\u0003');
-    expect(await login.done).toBe(130);
-    await expectNothingStored(configDir);
-  });
-});
-
-describe('tokencli login --end-other-sessions (a single-session user, SPEC.md §1 rule 10)', () => {
-  let single: ServeHandle;
-  const user = { email: 'single@example.com', password: 'single-password' };
-  beforeAll(async () => {
-    const dir = tempDir();
-    const config = join(dir, 'service.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        apps: [
-          {
-            client_id: DEMO.clientId,
-            client_secret: DEMO.clientSecret,
-            app_name: 'Single App',
-            redirect_uris: ['http://127.0.0.1:8765/callback'],
-            grants: ['authorization_code', 'refresh_token'],
-            refresh_tokens: true,
-          },
-        ],
-        users: [{ ...user, single_session: true }],
-      }),
-    );
-    single = await startServe(['--config', config]);
-  });
-  afterAll(async () => {
-    await single?.stop();
-  });
-
-  test('a second login is refused with a hint; with the flag it ends the other session', async () => {
-    const env = { ...loginEnv(), TOKENCLI_BASE_URL: single.baseUrl };
-    const first = startLogin(ANY_PORT, env);
-    await loginWithoutBrowser(await first.authorizeUrl, user.email, user.password);
-    expect((await first.done).code).toBe(0);
-
-    const second = startLogin(ANY_PORT, env);
-    const secondUrl = await second.authorizeUrl;
-    expect(secondUrl.searchParams.has('endOtherSessions')).toBe(false);
-    await loginWithoutBrowser(secondUrl, user.email, user.password);
-    const refused = await second.done;
-    expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('--end-other-sessions');
-
-    const third = startLogin([...ANY_PORT, '--end-other-sessions'], env);
-    const thirdUrl = await third.authorizeUrl;
-    expect(thirdUrl.searchParams.get('endOtherSessions')).toBe('True');
-    await loginWithoutBrowser(thirdUrl, user.email, user.password);
-    expect((await third.done).code).toBe(0);
-  });
-});
-
-describe('tokencli login opening the browser through BROWSER', () => {
-  test('BROWSER is started with the authorize URL; a "browser" that logs in with it completes the login', async () => {
-    const dir = tempDir();
-    const browser = join(dir, 'fake-browser.mjs');
-    // A stand-in browser: posts the login form with the URL it was given, follows the redirect.
-    writeFileSync(
-      browser,
-      `#!${process.execPath}
-const url = new URL(process.argv[2]);
-const form = new URLSearchParams(url.searchParams);
-form.set('email', ${JSON.stringify(DEMO.email)});
-form.set('password', ${JSON.stringify(DEMO.password)});
-const posted = await fetch(url.origin + url.pathname, { method: 'POST', body: form, redirect: 'manual' });
-await fetch(posted.headers.get('location'));
-`,
-    );
-    chmodSync(browser, 0o755);
-    const login = startLogin(['--redirect-uri', 'http://127.0.0.1:0/callback'], {
-      ...loginEnv(),
-      BROWSER: browser,
-    });
-    const r = await login.done;
-    expect(r.stderr).not.toContain('warning:');
-    expect(r.stderr).toContain('Opening it in your browser…');
-    expect(r.code).toBe(0);
-  });
-
-  test('a BROWSER that fails is a warning; the login keeps waiting and the URL still works', async () => {
-    const login = startLogin(['--redirect-uri', 'http://127.0.0.1:0/callback'], {
-      ...loginEnv(),
-      BROWSER: join(tempDir(), 'no-such-browser'),
-    });
-    const url = await login.authorizeUrl;
-    await loginWithoutBrowser(url, DEMO.email, DEMO.password);
-    const r = await login.done;
-    expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(
-      /^warning: could not open BROWSER \(.*no-such-browser\): the program was not found; open the URL yourself$/m,
-    );
   });
 });

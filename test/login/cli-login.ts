@@ -4,7 +4,31 @@
  * with fetch, the redirect followed by hand) for the tests that are about the process, not the page.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { BIN, type CliResult, cleanEnv } from '../helpers/cli.js';
+import { expect } from 'vitest';
+import { BIN, type CliResult, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+
+/** Any free port, no browser: the redirect URI most login tests use. */
+export const ANY_PORT = ['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'];
+
+/**
+ * The browser-login environment against the demo service: no email or password, so nothing but
+ * the login itself can yield a token.
+ */
+export function demoLoginEnv(baseUrl: string, configDir = tempDir()): Record<string, string> {
+  return {
+    TOKENCLI_BASE_URL: baseUrl,
+    TOKENCLI_CLIENT_ID: 'demo-client',
+    TOKENCLI_CLIENT_SECRET: 'demo-secret',
+    TOKENCLI_STORE: 'file',
+    TOKENCLI_CONFIG_DIR: configDir,
+  };
+}
+
+/** Nothing stored: `tokencli token` (no email or password around) finds nothing and exits 4. */
+export async function expectNothingStored(env: Record<string, string>): Promise<void> {
+  const r = await runCli(['token'], { env });
+  expect(r.code).toBe(4);
+}
 
 export interface LoginProcess {
   child: ChildProcessWithoutNullStreams;

@@ -1,15 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { ExitCode, UsageError } from '../../src/errors.js';
-import {
-  allowedHosts,
-  DEFAULT_REDIRECT_URI,
-  parseRedirectUri,
-  withPort,
-} from '../../src/login/redirect-uri.js';
+import { allowedHosts, parseRedirectUri, withPort } from '../../src/login/redirect-uri.js';
 
 describe('parseRedirectUri', () => {
   test('the default binds 127.0.0.1:8765 on /callback', () => {
-    const r = parseRedirectUri(DEFAULT_REDIRECT_URI);
+    const r = parseRedirectUri('http://127.0.0.1:8765/callback');
     expect(r).toMatchObject({ bindAddress: '127.0.0.1', port: 8765, path: '/callback' });
   });
 

@@ -1,0 +1,115 @@
+/**
+ * `tokencli login` with stdin on a terminal: the paste fallback of SPEC.md §2.5 and Ctrl-C typed
+ * on the terminal.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, expectNothingStored } from '../login/cli-login.js';
+import { DEMO } from './env.js';
+
+let serve: ServeHandle;
+beforeAll(async () => {
+  serve = await startServe();
+});
+afterAll(async () => {
+  await serve?.stop();
+});
+
+const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
+
+/**
+ * The paste fallback needs stdin to be a terminal. util-linux `script` runs the CLI on a
+ * pseudo-terminal and forwards what the test writes to it, so the pasted line arrives the way a
+ * person's paste would. Where `script` is missing the test is skipped (the paste logic itself is
+ * covered in test/login/paste-prompt.test.ts).
+ */
+const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
+
+describe.skipIf(!hasScript)(
+  `tokencli login on a terminal (pty via util-linux script${hasScript ? '' : '; skipped: `script` is not installed'})`,
+  () => {
+    function loginOnPty(env: Record<string, string>) {
+      const command = [process.execPath, BIN, 'login', ...ANY_PORT].map((a) => `'${a}'`).join(' ');
+      const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+        env: cleanEnv({ ...env, TERM: 'dumb' }),
+        stdio: 'pipe',
+      });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        output += d;
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      const done = new Promise<number | null>((resolveDone) =>
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          resolveDone(code);
+        }),
+      );
+      const authorizeUrl = (async () => {
+        for (let i = 0; i < 600; i++) {
+          const match = /(https?:\/\/\S+\/v2\/oauth\/authorize\?\S+)/.exec(output);
+          if (match?.[1]) return new URL(match[1]);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        throw new Error(`no URL printed; output:\n${output}`);
+      })();
+      return { child, done, authorizeUrl, output: () => output };
+    }
+
+    /** The login form posted, the 302 not followed: its Location is what the user would paste. */
+    async function redirectLocation(url: URL): Promise<string> {
+      const form = new URLSearchParams(url.searchParams);
+      form.set('email', DEMO.email);
+      form.set('password', DEMO.password);
+      const posted = await fetch(`${url.origin}${url.pathname}`, {
+        method: 'POST',
+        body: form,
+        redirect: 'manual',
+      });
+      expect(posted.status).toBe(302);
+      return posted.headers.get('location') ?? '';
+    }
+
+    test('a pasted redirect URL completes the login (the listener never sees it)', async () => {
+      const configDir = tempDir();
+      const login = loginOnPty(loginEnv(configDir));
+      const url = await login.authorizeUrl;
+      expect(login.output()).toContain('paste the URL it ends up on (or the code) here:');
+      login.child.stdin.write(`${await redirectLocation(url)}\r`);
+      expect(await login.done).toBe(0);
+      expect(login.output()).toContain('Logged in as demo@example.com (profile default).');
+      expect((await runCli(['token'], { env: loginEnv(configDir) })).code).toBe(0);
+    });
+
+    test('a pasted URL of another login is refused and the login keeps waiting for the right one', async () => {
+      const login = loginOnPty(loginEnv());
+      const url = await login.authorizeUrl;
+      const location = await redirectLocation(url);
+      const forged = new URL(location);
+      forged.searchParams.set('state', 'not-this-login');
+      login.child.stdin.write(`${forged.href}\r`);
+      login.child.stdin.write(`${location}\r`);
+      expect(await login.done).toBe(0);
+      expect(login.output()).toContain('that URL does not carry the state of this login');
+    });
+
+    test('a pasted bare code completes the login', async () => {
+      const login = loginOnPty(loginEnv());
+      const url = await login.authorizeUrl;
+      const code = new URL(await redirectLocation(url)).searchParams.get('code') ?? '';
+      login.child.stdin.write(`${code}\r`);
+      expect(await login.done).toBe(0);
+    });
+
+    test('Ctrl-C on the terminal: exit 130', async () => {
+      const configDir = tempDir();
+      const login = loginOnPty(loginEnv(configDir));
+      await login.authorizeUrl;
+      login.child.stdin.write('\u0003');
+      expect(await login.done).toBe(130);
+      await expectNothingStored(loginEnv(configDir));
+    });
+  },
+);
