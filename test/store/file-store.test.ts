@@ -200,8 +200,10 @@ describe('FileStore', () => {
     expect(await store.getTokens('bad')).toEqual(sampleRecord());
     const backups = backupsOf(dir);
     expect(backups).toHaveLength(1);
-    const beforeReplacing = structuredClone(original);
-    beforeReplacing.profiles.good = { tokens: good, client_secret: 'g' };
+    const beforeReplacing = {
+      version: 1,
+      profiles: { ...original.profiles, good: { tokens: good, client_secret: 'g' } },
+    };
     expect(readJson(join(dir, backups[0] ?? ''))).toEqual(beforeReplacing);
     expect(warnings.at(-1)).toBe(
       `warning: replacing the malformed tokens of profile "bad"; the old file is kept as ${join(dir, backups[0] ?? '')}`,

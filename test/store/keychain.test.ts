@@ -1,0 +1,135 @@
+/**
+ * The keychain backend against a REAL Secret Service: gnome-keyring in a private D-Bus session
+ * (`dbus-run-session`), in a throw-away HOME. Children run the built dist/ (store-child.ts).
+ * Where the tools are missing these tests skip and say why, except under CI (which installs them
+ * in .ci/run), where they fail.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  child,
+  explicitError,
+  fallbackWarning,
+  missingSecretServiceTools,
+  runSession,
+  sandbox,
+} from './store-child.js';
+
+const missing = missingSecretServiceTools();
+const skip = missing !== undefined && !process.env.CI;
+const title = `keychain store on a real Secret Service${skip ? ` (skipped: ${missing})` : ''}`;
+
+describe.skipIf(skip)(title, () => {
+  beforeAll(() => {
+    if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
+  });
+
+  it('stores tokens and secrets, keeps them across processes, sets damage aside, forgets on logout', async () => {
+    const { env, configDir } = sandbox();
+    const body = `${child('write')} && ${child('read')}`;
+    const run = await runSession({ keyring: 'unlocked', body }, env, configDir);
+    expect(run.reports, run.stderr).toHaveLength(2);
+    const [write, read] = run.reports;
+    const base = {
+      base_url: 'http://127.0.0.1:8080',
+      client_id: 'demo-client',
+      token_type: 'BearerToken',
+      expires_at: '2030-01-01T01:00:00.000Z',
+      grant: 'client_credentials',
+      obtained_at: '2030-01-01T00:00:00.000Z',
+    };
+    expect(write?.error).toBeUndefined();
+    expect(write).toMatchObject({
+      kind: 'keychain',
+      location: 'OS keychain (Secret Service)',
+      warnings: [],
+      ci: { ...base, access_token: 'second-ci-token' },
+      listed: ['ci', 'work'],
+      ciAfterDelete: null,
+      keyringLoaded: true,
+    });
+
+    expect(read?.error).toBeUndefined();
+    expect(read).toMatchObject({
+      kind: 'keychain',
+      work: { ...base, access_token: 'keychain-access-token', email: 'work@example.com' },
+      workSecret: 'work-client-secret',
+      listed: ['work'],
+      broken: null,
+      afterLogout: { work: null, secret: null, listed: [] },
+    });
+    const accounts = read?.accounts as { account: string; password: string }[];
+    const backup = accounts.find((c) => c.account.startsWith('broken/tokens.corrupt-'));
+    expect(backup?.password).toBe('{"access_token":');
+    expect(accounts.map((c) => c.account)).not.toContain('broken/tokens');
+    expect(read?.warnings).toEqual([
+      `warning: the stored tokens of profile "broken" in the OS keychain (Secret Service) were damaged (it is not valid JSON); kept them as "${backup?.account}" and treated the profile as logged out`,
+    ]);
+    // The file store was not touched.
+    expect(write?.location).not.toContain(configDir);
+  });
+
+  it('falls back to the file on a locked keyring (one warning), and refuses it when asked explicitly', async () => {
+    const { env, configDir } = sandbox();
+    // The first session creates the login keyring on disk; the second runs the daemon without unlocking it.
+    const created = await runSession({ keyring: 'unlocked', body: child('open') }, env, configDir);
+    expect(created.reports[0], created.stderr).toMatchObject({ kind: 'keychain', warnings: [] });
+    const run = await runSession(
+      { keyring: 'locked', body: `${child('open')}; ${child('open', 'keychain')}` },
+      env,
+      configDir,
+    );
+    const [fallback, explicit] = run.reports;
+    expect(fallback, run.stderr).toMatchObject({
+      kind: 'file',
+      location: join(configDir, 'credentials.json'),
+      warnings: [fallbackWarning('the default keyring is locked', configDir)],
+    });
+    expect(explicit?.error).toEqual(explicitError('the default keyring is locked'));
+    expect(explicit?.warnings).toEqual([]);
+  });
+
+  it('falls back when the Secret Service has no default keyring yet', async () => {
+    const { env, configDir } = sandbox();
+    const run = await runSession({ keyring: 'locked', body: child('open') }, env, configDir);
+    expect(run.reports[0], run.stderr).toMatchObject({
+      kind: 'file',
+      warnings: [fallbackWarning('the Secret Service has no default keyring', configDir)],
+      keyringLoaded: false,
+    });
+  });
+
+  it('falls back when the session bus has no Secret Service at all', async () => {
+    const { env, configDir, home } = sandbox();
+    // A session bus without service directories: nothing can be activated as org.freedesktop.secrets.
+    const busConfig = join(home, 'bus.conf');
+    writeFileSync(
+      busConfig,
+      `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=${home}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`,
+    );
+    const run = await runSession(
+      { keyring: 'none', busConfig, body: `${child('open')}; ${child('open', 'keychain')}` },
+      env,
+      configDir,
+    );
+    const reason = 'no Secret Service on the session bus (org.freedesktop.DBus.Error.ServiceUnknown)';
+    expect(run.reports[0], run.stderr).toMatchObject({
+      kind: 'file',
+      warnings: [fallbackWarning(reason, configDir)],
+    });
+    expect(run.reports[1]?.error).toEqual(explicitError(reason));
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * openStore without a usable keychain: no bus, a bus that never answers, an unreachable socket —
+ * the default falls back to the file with exactly one warning within a few seconds and the child
+ * process exits (nothing hangs); an explicit keychain is an error (exit 2). Also: `file` and
+ * `none` never load the native keyring module (start-up time, SPEC.md §4). Children run dist/.
+ */
+import { rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { child, explicitError, fallbackWarning, runSession, sandbox } from './store-child.js';
+
+describe('openStore without a usable keychain', () => {
+  let server: Server | undefined;
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((r) => (server ? server.close(r) : r(undefined)));
+    server = undefined;
+  });
+
+  it('gives up on a session bus that accepts connections and never answers (default 3 s)', async () => {
+    const { env, configDir, home } = sandbox();
+    const path = join(home, 'silent-bus');
+    server = createServer((socket) => {
+      sockets.push(socket); // read nothing, answer nothing
+    });
+    await new Promise<void>((r) => server?.listen(path, r));
+    env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${path},guid=0123456789abcdef0123456789abcdef`;
+    const started = Date.now();
+    const run = await runSession(
+      { body: `${child('open')} & ${child('open', 'keychain')} & wait` },
+      env,
+      configDir,
+    );
+    const elapsed = Date.now() - started;
+    const reason = 'the D-Bus session bus did not answer within 3s';
+    const fallback = run.reports.find((r) => r.kind === 'file');
+    const explicit = run.reports.find((r) => r.error);
+    expect(fallback, run.stderr).toMatchObject({
+      location: join(configDir, 'credentials.json'),
+      warnings: [fallbackWarning(reason, configDir)],
+      keyringLoaded: false,
+    });
+    expect(explicit?.error).toEqual(explicitError(reason));
+    expect(explicit?.warnings).toEqual([]);
+    for (const report of run.reports) expect(report.ms).toBeGreaterThanOrEqual(2_900);
+    expect(elapsed).toBeLessThan(15_000); // both children exited: nothing left hanging
+    expect(run.code).toBe(0);
+  });
+
+  it('falls back at once when there is no session bus at all', async () => {
+    const { env, configDir } = sandbox(); // no DBUS_SESSION_BUS_ADDRESS, an empty XDG_RUNTIME_DIR
+    const run = await runSession({ body: `${child('open')}; ${child('open', 'keychain')}` }, env, configDir);
+    const reason = 'no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set';
+    expect(run.reports[0], run.stderr).toMatchObject({
+      kind: 'file',
+      warnings: [fallbackWarning(reason, configDir)],
+      keyringLoaded: false,
+    });
+    expect(run.reports[0]?.ms).toBeLessThan(2_000);
+    expect(run.reports[1]?.error).toEqual(explicitError(reason));
+  });
+
+  it('falls back when the bus socket does not exist', async () => {
+    const { env, configDir, home } = sandbox();
+    const path = join(home, 'gone');
+    rmSync(path, { force: true });
+    env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${path}`;
+    const run = await runSession({ body: child('open') }, env, configDir);
+    expect(run.reports[0], run.stderr).toMatchObject({
+      kind: 'file',
+      warnings: [fallbackWarning('cannot reach the D-Bus session bus: ENOENT', configDir)],
+    });
+  });
+
+  it('--store file and --store none: no probe, no warning, the keyring module never loaded', async () => {
+    const { env, configDir } = sandbox();
+    const run = await runSession(
+      { body: `${child('open', 'file')}; ${child('open', 'none')}` },
+      env,
+      configDir,
+    );
+    expect(run.reports, run.stderr).toEqual([
+      expect.objectContaining({
+        kind: 'file',
+        location: join(configDir, 'credentials.json'),
+        warnings: [],
+        keyringLoaded: false,
+      }),
+      expect.objectContaining({
+        kind: 'none',
+        location: 'memory (this run only)',
+        warnings: [],
+        keyringLoaded: false,
+      }),
+    ]);
+  });
+});

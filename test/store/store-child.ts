@@ -1,0 +1,140 @@
+/**
+ * Runs fixtures/store-child.mjs (against the BUILT dist/, see ../fs/dist-module.ts) directly or
+ * inside a private D-Bus session with gnome-keyring, in a throw-away HOME so that no test ever
+ * touches the developer's real keyring.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { distModule } from '../fs/dist-module.js';
+
+export const CHILD = resolve(import.meta.dirname, 'fixtures/store-child.mjs');
+const SESSION_SCRIPT = resolve(import.meta.dirname, 'fixtures/keyring-session.sh');
+
+export interface ChildReport {
+  kind?: string;
+  location?: string;
+  error?: { message: string; hint?: string; exitCode: number };
+  warnings: string[];
+  ms: number;
+  keyringLoaded: boolean;
+  [key: string]: unknown;
+}
+
+/** Why the real Secret Service cannot run here, or undefined when it can. */
+export function missingSecretServiceTools(): string | undefined {
+  const missing = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon'].filter((tool) => !onPath(tool));
+  if (missing.length === 0) return undefined;
+  return `${missing.join(' and ')} not installed (apt-get install dbus gnome-keyring; .ci/run installs them)`;
+}
+
+function onPath(tool: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, tool), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** A fresh HOME with XDG dirs, and the config dir the child uses. */
+export function sandbox(): { home: string; configDir: string; env: NodeJS.ProcessEnv } {
+  const home = mkdtempSync(join(tmpdir(), 'tokencli-keyring-'));
+  const runtime = join(home, 'run');
+  mkdirSync(runtime, { mode: 0o700 });
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!/^(TOKENCLI_|DBUS_|XDG_|GNOME_KEYRING)/.test(key)) env[key] = value;
+  }
+  Object.assign(env, {
+    HOME: home,
+    XDG_DATA_HOME: join(home, 'data'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_CACHE_HOME: join(home, 'cache'),
+    XDG_RUNTIME_DIR: runtime,
+  });
+  return { home, configDir: join(home, 'tokencli'), env };
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  reports: ChildReport[];
+}
+
+/** A shell command running the child with its arguments, for `body` below. */
+export function child(...args: string[]): string {
+  return `"$NODE" "$CHILD_SCRIPT" "$DIST_URL" "$CONFIG_DIR" ${args.join(' ')}`;
+}
+
+export interface SessionOptions {
+  /** What gnome-keyring runs in the session; undefined = no D-Bus session at all, just /bin/sh. */
+  keyring?: 'unlocked' | 'locked' | 'none';
+  /** A dbus-daemon configuration file for the session instead of the default session bus. */
+  busConfig?: string;
+  /** Shell commands to run (build them with child()). */
+  body: string;
+  timeoutMs?: number;
+}
+
+/** Runs `body` with /bin/sh, inside a private D-Bus session with gnome-keyring when asked. */
+export function runSession(options: SessionOptions, env: NodeJS.ProcessEnv, configDir: string): Promise<Run> {
+  const distUrl = new URL('..', distModule('store/open-store.js')).href;
+  const command: [string, string[]] =
+    options.keyring === undefined
+      ? ['/bin/sh', ['-c', options.body]]
+      : [
+          'dbus-run-session',
+          [
+            ...(options.busConfig ? [`--config-file=${options.busConfig}`] : []),
+            '--',
+            '/bin/sh',
+            SESSION_SCRIPT,
+            options.keyring,
+          ],
+        ];
+  const childEnv = {
+    ...env,
+    NODE: process.execPath,
+    CHILD_SCRIPT: CHILD,
+    DIST_URL: distUrl,
+    CONFIG_DIR: configDir,
+    BODY: options.body,
+  };
+  return new Promise((resolvePromise, reject) => {
+    const proc = spawn(command[0], command[1], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    proc.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => proc.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    proc.on('error', reject);
+    proc.on('close', (code) => {
+      clearTimeout(timer);
+      const reports = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as ChildReport);
+      resolvePromise({ code, stdout, stderr, reports });
+    });
+  });
+}
+
+/** The one line the default store prints when it falls back to the file. */
+export const fallbackWarning = (reason: string, configDir: string) =>
+  `warning: OS keychain unavailable (${reason}); keeping credentials in ${join(configDir, 'credentials.json')}`;
+
+/** The error an explicit `--store keychain` gets when the keychain cannot be used. */
+export const explicitError = (reason: string) => ({
+  exitCode: 2,
+  message: `the OS keychain cannot be used: ${reason}`,
+  hint: 'use --store file to keep credentials in a private file (or --store none for this run only)',
+});
