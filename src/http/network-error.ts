@@ -4,6 +4,7 @@
  * hint names the fix (`--timeout`, `--ca-file` / `NODE_EXTRA_CA_CERTS`, the base URL, a proxy).
  */
 import { ExitCode, TokencliError } from '../errors.js';
+import { scrubKnownSecrets } from './redact.js';
 
 /** What went wrong on the wire, for callers and tests that need more than the message. */
 export type NetworkFailure =
@@ -53,21 +54,25 @@ const HOSTNAME_CODES = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'UND_ERR_PRX_TLS
 const CA_HINT =
   'if the certificate is signed by a private or corporate CA (or a TLS-inspecting proxy), add that CA with --ca-file FILE or NODE_EXTRA_CA_CERTS=FILE (PEM)';
 
-/** Every error code in the chain: the error, its `cause`s and an AggregateError's members. */
-export function errorCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  const seen = new Set<unknown>();
+/** The error, its `cause`s and an AggregateError's members, each once. */
+function errorChain(error: unknown): object[] {
+  const chain: object[] = [];
   const visit = (e: unknown): void => {
-    if (e === null || typeof e !== 'object' || seen.has(e)) return;
-    seen.add(e);
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
+    if (e === null || typeof e !== 'object' || chain.includes(e)) return;
+    chain.push(e);
     visit((e as { cause?: unknown }).cause);
     const members = (e as { errors?: unknown }).errors;
     if (Array.isArray(members)) for (const m of members) visit(m);
   };
   visit(error);
-  return codes;
+  return chain;
+}
+
+/** Every error code in the chain (`ECONNREFUSED`, `UND_ERR_SOCKET`, `CERT_HAS_EXPIRED`, …). */
+export function errorCodes(error: unknown): string[] {
+  return errorChain(error)
+    .map((e) => (e as { code?: unknown }).code)
+    .filter((c): c is string => typeof c === 'string');
 }
 
 /** True when the error proves no request reached the service: the only retryable failures (SPEC.md §2.4). */
@@ -79,8 +84,15 @@ export function isNotConnected(error: unknown): boolean {
  * Turns an error thrown by undici into a NetworkError. `target` is the origin (never a full URL
  * with a query) so nothing secret ends up in the message.
  */
-export function classifyNetworkError(error: unknown, target: string, timeoutMs: number): NetworkError {
+export function classifyNetworkError(
+  error: unknown,
+  target: string,
+  timeoutMs: number,
+  secrets: readonly string[] = [],
+): NetworkError {
   const codes = errorCodes(error);
+  // undici's own wording is shown in two cases below; it never should, but could, quote a header.
+  const messageOf = (e: unknown) => scrubKnownSecrets(e instanceof Error ? e.message : String(e), secrets);
   const has = (set: Set<string>) => codes.find((c) => set.has(c));
   const seconds = formatSeconds(timeoutMs);
 
@@ -157,9 +169,20 @@ export function classifyNetworkError(error: unknown, target: string, timeoutMs: 
       error,
     );
   }
-  const reset = codes.find(
-    (c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET' || c.startsWith('HPE_'),
-  );
+  // undici's HTTPParserError carries an HPE_ code only for some parser errors; else its message says.
+  const parserError = errorChain(error).find((e) => (e as { name?: unknown }).name === 'HTTPParserError');
+  const parseCode = codes.find((c) => c.startsWith('HPE_'));
+  if (parseCode || parserError) {
+    const detail = parseCode ? ` (${parseCode})` : `: ${messageOf(parserError)}`;
+    return new NetworkError(
+      `the answer from ${target} is not valid HTTP${detail}`,
+      'other',
+      parseCode,
+      "check the base URL's scheme and port (https:// for a TLS port) and that it points at the token service",
+      error,
+    );
+  }
+  const reset = codes.find((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'UND_ERR_SOCKET');
   if (reset) {
     return new NetworkError(
       `the connection to ${target} broke before the response was complete (${reset})`,
@@ -192,8 +215,4 @@ export function timeoutError(target: string, timeoutMs: number, cause?: unknown)
 
 function formatSeconds(ms: number): string {
   return String(Math.round(ms / 100) / 10);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -54,6 +54,11 @@ export interface HttpResponse {
  * for an unreadable `--ca-file`, and the caller's abort reason when its signal fires.
  */
 export async function sendRequest(settings: HttpSettings, request: HttpRequest): Promise<HttpResponse> {
+  if (!(settings.timeoutMs > 0) || !Number.isFinite(settings.timeoutMs)) {
+    throw new TypeError(
+      `HttpSettings.timeoutMs must be a positive number of milliseconds, got ${settings.timeoutMs}`,
+    );
+  }
   const call = await dispatcherFor(settings);
   const secrets = request.secrets ?? [];
   const trace = settings.trace;
@@ -65,8 +70,10 @@ export async function sendRequest(settings: HttpSettings, request: HttpRequest):
         response = await attemptOnce(call.dispatcher, settings, request, attempt);
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason ?? error;
-        if (error instanceof NetworkError) throw error;
-        const failure = classifyNetworkError(error, request.url.origin, settings.timeoutMs);
+        const failure =
+          error instanceof NetworkError
+            ? error
+            : classifyNetworkError(error, request.url.origin, settings.timeoutMs, secrets);
         if (retriesLeft && isNotConnected(error)) {
           const wait = connectBackoffMs(attempt);
           trace?.(

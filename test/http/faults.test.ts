@@ -3,6 +3,7 @@
  * after half a body, a body trickled byte by byte past the deadline); undici's MockAgent is used
  * only to show that an injected dispatcher (HttpSettings.dispatcher) is used as given and left open.
  */
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/errors.js';
@@ -60,6 +61,41 @@ describe('faults mid-response', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).failure).toBe('timeout');
     expect((error as NetworkError).message).toBe(`the request to ${server.origin} timed out after 1 s`);
+  });
+});
+
+describe('answers that are not HTTP', () => {
+  it('reports garbage on the socket as invalid HTTP, exit 5, without retrying', async () => {
+    const sockets = new Set<Socket>();
+    const garbage = createServer((socket) => {
+      sockets.add(socket);
+      socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`;
+    try {
+      const http = testHttp();
+      const error = await sendRequest(http, get(origin)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).exitCode).toBe(ExitCode.unavailable);
+      expect((error as NetworkError).message).toBe(
+        `the answer from ${origin} is not valid HTTP: Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)`,
+      );
+      expect((error as NetworkError).hint).toMatch(/scheme and port/);
+      expect(http.slept).toStrictEqual([]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => garbage.close(() => resolve()));
+    }
+  });
+
+  it('refuses a timeout that is not a positive number (a programming error)', async () => {
+    await expect(sendRequest(testHttp({ timeoutMs: Number.NaN }), get('http://127.0.0.1:9'))).rejects.toThrow(
+      TypeError,
+    );
+    await expect(sendRequest(testHttp({ timeoutMs: 0 }), get('http://127.0.0.1:9'))).rejects.toThrow(
+      'HttpSettings.timeoutMs must be a positive number of milliseconds, got 0',
+    );
   });
 });
 
