@@ -55,8 +55,20 @@ export async function withFileLock<T>(
 ): Promise<T> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
-  await ensurePrivateDir(dirname(lockPath));
-  const owner = await acquire(lockPath, { timeoutMs, staleMs, signal: options.signal });
+  let owner: LockOwner;
+  try {
+    await ensurePrivateDir(dirname(lockPath));
+    owner = await acquire(lockPath, { timeoutMs, staleMs, signal: options.signal });
+  } catch (error) {
+    const code = errnoCode(error);
+    // Only file-system failures (EACCES, ENOTDIR, EROFS…); timeouts and aborts pass through as they are.
+    if (typeof code !== 'string' || !code.startsWith('E')) throw error;
+    throw new TokencliError(`cannot create the lock file ${lockPath}: ${code}`, {
+      exitCode: ExitCode.internal,
+      hint: 'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
+      cause: error,
+    });
+  }
   // Keep the lock fresh while a long holder (a slow token exchange) works, so nobody breaks it.
   const heartbeat = setInterval(
     () => {

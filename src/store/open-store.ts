@@ -10,7 +10,7 @@
  *   exactly one warning line saying why and where the credentials are kept.
  */
 import { join } from 'node:path';
-import { ExitCode, TokencliError } from '../errors.js';
+import { ExitCode, TokencliError, UsageError } from '../errors.js';
 import { FileStore } from './file-store.js';
 import type { KeyringModule } from './keychain-store.js';
 import { MemoryStore } from './memory-store.js';
@@ -28,6 +28,7 @@ export interface OpenStoreOptions {
 }
 
 const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3_000;
+const STORE_KINDS: ReadonlySet<string> = new Set<StoreKind>(['keychain', 'file', 'none']);
 
 /** Platforms whose keychain is the Secret Service on D-Bus (keyring-rs's choice). */
 const SECRET_SERVICE_PLATFORMS: ReadonlySet<NodeJS.Platform> = new Set([
@@ -40,11 +41,16 @@ const SECRET_SERVICE_PLATFORMS: ReadonlySet<NodeJS.Platform> = new Set([
 /**
  * Opens the store to use for this run.
  *
- * @throws TokencliError exit 2 when `kind` is `keychain` and the keychain cannot be used;
+ * @throws UsageError (exit 2) for a `kind` that is not a store;
+ *   TokencliError exit 2 when `kind` is `keychain` and the keychain cannot be used;
  *   TokencliError exit 2 when a symbolic link sits at the credentials file (file store, on use).
  */
 export async function openStore(options: OpenStoreOptions): Promise<CredentialStore> {
   const { kind, warn } = options;
+  if (kind !== undefined && !STORE_KINDS.has(kind)) {
+    // The settings layer validates --store and TOKENCLI_STORE; this guards against a slip there.
+    throw new UsageError(`unknown credential store "${String(kind)}"`, 'use --store keychain, file or none');
+  }
   if (kind === 'none') return new MemoryStore();
   const filePath = join(options.configDir, 'credentials.json');
   if (kind === 'file') return new FileStore({ path: filePath, warn });

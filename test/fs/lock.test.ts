@@ -171,4 +171,17 @@ describe('withFileLock', () => {
     );
     expect(JSON.parse(readFileSync(lockPath, 'utf8'))).toMatchObject({ token: 'someone-else' });
   });
+
+  it('reports a lock that cannot be created as a TokencliError naming the file (exit 1)', async () => {
+    const file = join(tempDir(), 'not-a-dir');
+    writeFileSync(file, '');
+    const lockPath = join(file, 'locks', 'p.lock');
+    const error = await withFileLock(lockPath, async () => 'never').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokencliError);
+    expect(error).toMatchObject({
+      exitCode: 1,
+      message: `cannot create the lock file ${lockPath}: ENOTDIR`,
+      hint: 'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
+    });
+  });
 });

@@ -35,3 +35,18 @@ describe('the none store', () => {
     expect(await new MemoryStore().getTokens('a')).toBeUndefined();
   });
 });
+
+describe('openStore', () => {
+  it('refuses a kind that is not a store (exit 2)', async () => {
+    const error = await openStore({
+      kind: 'vault' as never,
+      configDir: '/nonexistent',
+      warn: () => {},
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: 'unknown credential store "vault"',
+      hint: 'use --store keychain, file or none',
+    });
+  });
+});
