@@ -1,18 +1,18 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { TokencliError } from '../../src/errors.js';
 import { withFileLock } from '../../src/fs/lock.js';
 import { distModule } from './dist-module.js';
+import { tempDir as makeTempDir, removeTempDirs } from './temp-dirs.js';
 
 const CHILD = resolve(import.meta.dirname, 'fixtures/lock-child.mjs');
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'tokencli-lock-'));
-}
+const tempDir = () => makeTempDir('tokencli-lock-');
+afterAll(removeTempDirs);
 
 function runNode(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolvePromise, reject) => {

@@ -3,23 +3,22 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TokencliError } from '../../src/errors.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { distModule } from '../fs/dist-module.js';
+import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { sampleRecord } from './records.js';
 
 function setup(options: { create?: boolean } = {}) {
-  const dir = join(mkdtempSync(join(tmpdir(), 'tokencli-store-')), 'config');
+  const dir = join(tempDir('tokencli-store-'), 'config');
   if (options.create !== false) mkdirSync(dir, { mode: 0o700 });
   const path = join(dir, 'credentials.json');
   const warnings: string[] = [];
@@ -31,6 +30,8 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const backupsOf = (dir: string) =>
   readdirSync(dir).filter((name) => name.startsWith('credentials.json.corrupt-'));
+
+afterAll(removeTempDirs);
 
 describe('FileStore', () => {
   it('round-trips tokens and client secrets per profile in the documented format', async () => {

@@ -6,7 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs } from '../fs/temp-dirs.js';
 import {
   child,
   explicitError,
@@ -20,6 +21,7 @@ const missing = missingSecretServiceTools();
 const skip = missing !== undefined && !process.env.CI;
 const title = `keychain store on a real Secret Service${skip ? ` (skipped: ${missing})` : ''}`;
 
+afterAll(removeTempDirs);
 describe.skipIf(skip)(title, () => {
   beforeAll(() => {
     if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);

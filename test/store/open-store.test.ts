@@ -7,9 +7,11 @@
 import { rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { removeTempDirs } from '../fs/temp-dirs.js';
 import { child, explicitError, fallbackWarning, runSession, sandbox } from './store-child.js';
 
+afterAll(removeTempDirs);
 describe('openStore without a usable keychain', () => {
   let server: Server | undefined;
   const sockets: Socket[] = [];

@@ -4,10 +4,10 @@
  * touches the developer's real keyring.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { distModule } from '../fs/dist-module.js';
+import { tempDir } from '../fs/temp-dirs.js';
 
 export const CHILD = resolve(import.meta.dirname, 'fixtures/store-child.mjs');
 const SESSION_SCRIPT = resolve(import.meta.dirname, 'fixtures/keyring-session.sh');
@@ -40,9 +40,9 @@ function onPath(tool: string): boolean {
   });
 }
 
-/** A fresh HOME with XDG dirs, and the config dir the child uses. */
+/** A fresh HOME with XDG dirs, and the config dir the child uses (remove with removeTempDirs). */
 export function sandbox(): { home: string; configDir: string; env: NodeJS.ProcessEnv } {
-  const home = mkdtempSync(join(tmpdir(), 'tokencli-keyring-'));
+  const home = tempDir('tokencli-keyring-');
   const runtime = join(home, 'run');
   mkdirSync(runtime, { mode: 0o700 });
   const env: NodeJS.ProcessEnv = {};
