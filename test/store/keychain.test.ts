@@ -20,8 +20,10 @@ import {
 const missing = missingSecretServiceTools();
 const skip = missing !== undefined && !process.env.CI;
 const title = `keychain store on a real Secret Service${skip ? ` (skipped: ${missing})` : ''}`;
+if (skip) console.warn(`skipping the keychain tests on a real Secret Service: ${missing}`);
 
 afterAll(removeTempDirs);
+
 describe.skipIf(skip)(title, () => {
   beforeAll(() => {
     if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);

@@ -12,6 +12,7 @@ import { removeTempDirs } from '../fs/temp-dirs.js';
 import { child, explicitError, fallbackWarning, runSession, sandbox } from './store-child.js';
 
 afterAll(removeTempDirs);
+
 describe('openStore without a usable keychain', () => {
   let server: Server | undefined;
   const sockets: Socket[] = [];
