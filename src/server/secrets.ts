@@ -2,11 +2,12 @@
  * Secret handling of the service: constant-time comparison of secrets and passwords, and the
  * random strings that become codes and tokens.
  */
-import { createHash, randomFillSync, timingSafeEqual } from 'node:crypto';
+import { hash, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 /** SHA-256 of a secret, computed once for registered secrets and once per presented one. */
 export function digest(secret: string): Buffer {
-  return createHash('sha256').update(secret, 'utf8').digest();
+  // The one-shot hash is about twice as fast as createHash().update().digest() (bench/serve.mjs).
+  return hash('sha256', secret, 'buffer');
 }
 
 /**

@@ -11,23 +11,23 @@ export interface JsonReply {
   headers?: Record<string, string>;
 }
 
-// Every JSON answer: never sniffed as something else, never cached by a shared cache.
-const JSON_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'x-content-type-options': 'nosniff',
-};
-
 /** Headers of every token and tokeninfo answer (RFC 6749 §5.1): tokens are never cached. */
 export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
 
+/**
+ * Writes a JSON answer, never sniffed as anything else. Headers are set in one object literal
+ * (no spreads): this runs for every request, and its cost shows in the throughput benchmark.
+ */
 export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: Record<string, string>): void {
   const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, {
-    ...JSON_HEADERS,
-    ...extraHeaders,
-    ...reply.headers,
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
     'content-length': Buffer.byteLength(text),
-  });
+  };
+  if (extraHeaders) Object.assign(headers, extraHeaders);
+  if (reply.headers) Object.assign(headers, reply.headers);
+  res.writeHead(reply.status, headers);
   res.end(text);
 }
 

@@ -1,0 +1,172 @@
+// `npm run bench:serve`: throughput of the local token service against a bare node:http server
+// answering a fixed JSON body, side by side in one run (SPEC.md §4 goal: ratio >= 0.5), then the
+// resident memory per live token after issuing 100k tokens in-process (goal: <= 1 KiB per token).
+//
+// One file, three roles: without an argument it orchestrates; `service` and `bare` run a server
+// in a child process (so the load generator, autocannon, does not share their event loop);
+// `memory` issues the 100k tokens in a fresh process with --expose-gc. Loopback only.
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+
+const SELF = fileURLToPath(import.meta.url);
+const DIST = new URL('../dist/server/', import.meta.url);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const TOKENS = 100_000;
+
+const role = process.argv[2];
+if (role === 'service') await runService();
+else if (role === 'bare') await runBare();
+else if (role === 'memory') await runMemory();
+else await orchestrate();
+
+async function runService() {
+  const { startTokenService } = await import(new URL('index.js', DIST).href);
+  const service = await startTokenService(undefined, { host: '127.0.0.1', port: 0 });
+  process.send({ baseUrl: service.baseUrl });
+  process.on('disconnect', () => service.close());
+}
+
+async function runBare() {
+  // What a token response looks like, so both servers send bodies of about the same size.
+  const body = JSON.stringify({
+    access_token: 'x'.repeat(43),
+    token_type: 'BearerToken',
+    expires_in: 3600,
+    redirect_url: 'http://127.0.0.1:8765/callback',
+    email: 'demo@example.com',
+  });
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => process.send({ baseUrl: `http://127.0.0.1:${server.address().port}` }));
+  process.on('disconnect', () => server.close());
+}
+
+async function runMemory() {
+  const { validateServiceConfig } = await import(new URL('config-validation.js', DIST).href);
+  const { demoServiceConfig } = await import(new URL('demo-config.js', DIST).href);
+  const { Registry } = await import(new URL('registry.js', DIST).href);
+  const { TokenStore } = await import(new URL('token-store.js', DIST).href);
+  const { clientCredentialsGrant } = await import(new URL('grants/client-credentials.js', DIST).href);
+  const config = validateServiceConfig(demoServiceConfig());
+  const registry = new Registry(config);
+  const store = new TokenStore(
+    {
+      accessTokenTtl: config.access_token_ttl,
+      refreshTokenTtl: config.refresh_token_ttl,
+      codeTtl: config.code_ttl,
+    },
+    Date.now,
+  );
+  const app = registry.app('demo-client');
+  const params = new Map([
+    ['email', 'demo@example.com'],
+    ['password', 'demo-password'],
+  ]);
+  const issue = () => clientCredentialsGrant({ app, params, endOtherSessions: false }, { registry, store });
+  issue(); // warm up the code paths before the baseline
+  globalThis.gc();
+  const before = process.memoryUsage();
+  for (let i = 0; i < TOKENS; i++) {
+    if (issue().status !== 200) throw new Error('token issuance failed');
+  }
+  globalThis.gc();
+  const after = process.memoryUsage();
+  process.send({
+    tokens: store.size().accessTokens,
+    rssPerToken: (after.rss - before.rss) / TOKENS,
+    heapPerToken: (after.heapUsed - before.heapUsed) / TOKENS,
+    rss: after.rss,
+  });
+}
+
+function startChild(name, execArgv = []) {
+  const child = fork(SELF, [name], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve({ child, message }));
+    child.once('exit', (code) => reject(new Error(`bench child ${name} exited with ${code}`)));
+  });
+}
+
+/**
+ * Requests per second of the service and of the bare server for one request shape. The machine
+ * is shared and its load moves, so the two are measured in alternating one-second slices
+ * (SECONDS of each in total) rather than one after the other: both see the same conditions.
+ */
+async function measurePair(autocannon, name, service, bare) {
+  const run = async (title, options, duration) => {
+    const result = await autocannon({ ...options, duration, connections: CONNECTIONS });
+    const bad = result.non2xx + result.errors + result.timeouts;
+    if (bad > 0)
+      throw new Error(`${title}: ${bad} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`);
+    return result.requests.total;
+  };
+  // Warm-up, so both are measured with their code already optimised.
+  await run(`bare ${name}`, bare, 1);
+  await run(name, service, 1);
+  let serviceTotal = 0;
+  let bareTotal = 0;
+  for (let slice = 0; slice < SECONDS; slice++) {
+    bareTotal += await run(`bare ${name}`, bare, 1);
+    serviceTotal += await run(name, service, 1);
+  }
+  return { measured: serviceTotal / SECONDS, baseline: bareTotal / SECONDS };
+}
+
+async function orchestrate() {
+  const { default: autocannon } = await import('autocannon');
+  const [service, bare] = await Promise.all([startChild('service'), startChild('bare')]);
+  const serviceUrl = service.message.baseUrl;
+  const bareUrl = bare.message.baseUrl;
+  try {
+    const tokenRequest = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: 'demo-client',
+        client_secret: 'demo-secret',
+        email: 'demo@example.com',
+        password: 'demo-password',
+      }).toString(),
+    };
+    const issued = await fetch(`${serviceUrl}/v2/oauth/token`, tokenRequest).then((r) => r.json());
+    const infoRequest = { method: 'GET', headers: { authorization: `Bearer ${issued.access_token}` } };
+    const infoPath = '/v2/oauth/tokeninfo?client_id=demo-client';
+
+    console.log(
+      `token service throughput, ${CONNECTIONS} connections, ${SECONDS} s each in alternating 1 s slices, loopback`,
+    );
+    for (const [name, request, path] of [
+      ['client-credentials token', tokenRequest, '/v2/oauth/token'],
+      ['tokeninfo', infoRequest, infoPath],
+    ]) {
+      const { measured, baseline } = await measurePair(
+        autocannon,
+        name,
+        { url: `${serviceUrl}${path}`, ...request },
+        { url: `${bareUrl}${path}`, ...request },
+      );
+      const ratio = measured / baseline;
+      console.log(
+        `  ${name.padEnd(26)} ${measured.toFixed(0).padStart(7)} req/s   bare node:http ${baseline
+          .toFixed(0)
+          .padStart(7)} req/s   ratio ${ratio.toFixed(2)} (goal >= 0.5)${ratio < 0.5 ? '  BELOW GOAL' : ''}`,
+      );
+    }
+  } finally {
+    service.child.disconnect();
+    bare.child.disconnect();
+  }
+
+  const memory = await startChild('memory', ['--expose-gc']);
+  const m = memory.message;
+  console.log(`memory after issuing ${m.tokens} live tokens in-process`);
+  console.log(
+    `  resident ${(m.rssPerToken).toFixed(0)} B/token (goal <= 1024), heap ${m.heapPerToken.toFixed(0)} B/token, rss ${(m.rss / 1048576).toFixed(0)} MiB total${m.rssPerToken > 1024 ? '  BELOW GOAL' : ''}`,
+  );
+  memory.child.disconnect();
+}
