@@ -172,8 +172,8 @@ export interface RawResponse {
 }
 
 /**
- * A request through node:http, for what fetch will not send: a chosen Host header, no Host,
- * an odd method, a body with a lying or missing content type.
+ * A request through node:http, for what fetch will not send: a chosen Host header, an odd
+ * method, a body with a lying or missing content type, a chunked body.
  */
 export function rawRequest(
   baseUrl: string,
@@ -194,7 +194,6 @@ export function rawRequest(
         path,
         method: options.method ?? 'GET',
         headers: options.headers,
-        setHost: options.setHost ?? true,
       },
       (res) => {
         let body = '';

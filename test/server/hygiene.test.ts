@@ -11,6 +11,9 @@ import {
   tokenInfo,
 } from './helpers.js';
 
+/** Generous: the machine is shared, and timers may fire late. */
+const WAIT = { timeout: 10_000, interval: 20 };
+
 describe('routing', () => {
   test('an unknown path is a JSON 404', async () => {
     const service = await startService();
@@ -157,7 +160,7 @@ describe('request log', () => {
     const ex = await exchangeCode(service.baseUrl, code);
     await fetch(`${service.baseUrl}/v2/oauth/authorize?client_id=${DEMO.clientId}&state=secret-state`);
     await rawRequest(service.baseUrl, `/api/${cc.body.access_token}/x?token=abc`);
-    await vi.waitFor(() => expect(lines).toHaveLength(6));
+    await vi.waitFor(() => expect(lines).toHaveLength(6), WAIT);
     expect(lines[0]).toMatch(/^POST \/v2\/oauth\/token 200 \d+\.\dms$/);
     expect(lines[1]).toMatch(/^GET \/v2\/oauth\/tokeninfo 200 \d+\.\dms$/);
     expect(lines[2]).toMatch(/^POST \/v2\/oauth\/authorize 302 \d+\.\dms$/);
@@ -189,11 +192,20 @@ describe('memory stays bounded', () => {
     await obtainCode(service.baseUrl);
     expect(service.stats()).toEqual({ codes: 2, accessTokens: 2, refreshTokens: 1 });
     service.clock.advance(20);
-    await vi.waitFor(() => expect(service.stats()).toEqual({ codes: 0, accessTokens: 2, refreshTokens: 1 }));
+    await vi.waitFor(
+      () => expect(service.stats()).toEqual({ codes: 0, accessTokens: 2, refreshTokens: 1 }),
+      WAIT,
+    );
     service.clock.advance(3600);
-    await vi.waitFor(() => expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 1 }));
+    await vi.waitFor(
+      () => expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 1 }),
+      WAIT,
+    );
     service.clock.advance(2592000);
-    await vi.waitFor(() => expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0 }));
+    await vi.waitFor(
+      () => expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0 }),
+      WAIT,
+    );
   });
 
   test('the purge keeps live records', async () => {
@@ -202,7 +214,7 @@ describe('memory stays bounded', () => {
     service.clock.advance(1800);
     const live = await clientCredentials(service.baseUrl);
     service.clock.advance(1800);
-    await vi.waitFor(() => expect(service.stats().accessTokens).toBe(1));
+    await vi.waitFor(() => expect(service.stats().accessTokens).toBe(1), WAIT);
     expect((await tokenInfo(service.baseUrl, live.body.access_token as string)).status).toBe(200);
   });
 
@@ -215,7 +227,7 @@ describe('memory stays bounded', () => {
         return 0;
       },
     });
-    await vi.waitFor(() => expect(calls).toBeGreaterThan(2));
+    await vi.waitFor(() => expect(calls).toBeGreaterThan(2), WAIT);
     await service.close();
     const after = calls;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -18,14 +18,16 @@ describe('tokencli serve', () => {
       expect(serve.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       // stderr and stdout are separate pipes: the credentials may arrive after the base_url line.
       await expect
-        .poll(() => serve.logs())
+        .poll(() => serve.logs(), { timeout: 10_000 })
         .toContain(
           `client_id=${DEMO.clientId} client_secret=${DEMO.clientSecret} redirect_uri=${DEMO.redirectUri}`,
         );
       expect(serve.logs()).toContain(`email=${DEMO.email} password=${DEMO.password}`);
       const token = (await clientCredentials(serve.baseUrl)).body.access_token as string;
       expect((await tokenInfo(serve.baseUrl, token)).status).toBe(200);
-      await expect.poll(() => serve.logs()).toMatch(/GET \/v2\/oauth\/tokeninfo 200 [\d.]+ms\n/);
+      await expect
+        .poll(() => serve.logs(), { timeout: 10_000 })
+        .toMatch(/GET \/v2\/oauth\/tokeninfo 200 [\d.]+ms\n/);
       expect(serve.logs()).toMatch(/POST \/v2\/oauth\/token 200 [\d.]+ms\n/);
       expect(serve.logs()).not.toContain(token);
       expect(serve.logs()).not.toContain('client_id=demo-client\n'); // no query strings
