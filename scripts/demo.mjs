@@ -35,14 +35,19 @@ const env = {
 
 function step(title, args) {
   process.stdout.write(`\n$ tokencli ${args.join(' ')}    # ${title}\n`);
-  const result = spawnSync(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   if (result.status !== 0) throw new Error(`tokencli ${args.join(' ')} exited with ${result.status}`);
 }
 
 let failed = false;
 try {
   process.stdout.write(`Local token service (tokencli serve) listening at ${baseUrl}\n`);
-  process.stdout.write('Demo credentials: client demo-client / demo-secret, user demo@example.com / demo-password\n');
+  process.stdout.write(
+    'Demo credentials: client demo-client / demo-secret, user demo@example.com / demo-password\n',
+  );
   step('client-credentials grant; prints the access token', ['token']);
   step('the cached token, no network this time', ['token', '--json']);
   step('token information from the tokeninfo endpoint', ['info']);

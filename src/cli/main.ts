@@ -44,7 +44,8 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return controller.signal.aborted ? ExitCode.interrupted : ExitCode.ok;
+    // A command that returns normally handled any interrupt itself (`serve` shuts down cleanly).
+    return ExitCode.ok;
   } catch (error) {
     return reportError(error, io, verbose, controller.signal);
   } finally {

@@ -164,7 +164,7 @@ describe('tokencli completion', () => {
     const r = await runCli(['completion', shell]);
     expect(r.code).toBe(0);
     for (const command of ['login', 'token', 'info', 'serve', 'logout']) expect(r.stdout).toContain(command);
-    expect(r.stdout).toContain('--min-ttl');
+    expect(r.stdout).toContain('min-ttl');
   });
 
   test('the bash script is valid bash', async () => {
