@@ -49,6 +49,15 @@ export class ReplayCache implements ReplayGuard {
     return false;
   }
 
+  /**
+   * Un-records `id`. For a caller that recorded it in the same synchronous step and then refused
+   * the request for a reason that is not the assertion's (the token service's concurrent-session
+   * rule, subcode 018), so that the same assertion may be sent again with endOtherSessions=True.
+   */
+  forget(id: string): void {
+    this.#entries.delete(id);
+  }
+
   /** Drops every ID whose assertion has expired. */
   purge(now: number = this.#now()): void {
     for (const [id, expiresAt] of this.#entries) {

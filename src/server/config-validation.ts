@@ -3,8 +3,8 @@
  * grants and duplicates are errors that name the key path (`apps[0].redirect_uris[1]: …`), so a
  * typo never silently becomes a default.
  */
-import { createPublicKey, X509Certificate } from 'node:crypto';
 import { UsageError } from '../errors.js';
+import { KeyInputError, verificationKeyFromPem } from '../saml/keys.js';
 import {
   type AppConfig,
   CONFIG_DEFAULTS,
@@ -118,21 +118,35 @@ function grant(value: unknown, path: string): GrantName {
   return value as GrantName;
 }
 
-function publicKeyPem(pem: string, path: string): void {
+/**
+ * The check the SAML verifier makes on every request, made once at start: an RSA certificate or
+ * public key. A private key is refused, not quietly reduced to its public half: it does not
+ * belong in the service's configuration.
+ */
+function samlKey(pem: string, path: string): void {
+  if (/PRIVATE KEY/.test(pem)) {
+    fail(path, "is a private key; register the identity provider's certificate or public key instead");
+  }
   try {
-    if (pem.includes('BEGIN CERTIFICATE')) new X509Certificate(pem);
-    else createPublicKey(pem);
-  } catch {
-    fail(path, 'must be a PEM certificate or public key');
+    verificationKeyFromPem(pem);
+  } catch (error) {
+    if (!(error instanceof KeyInputError)) throw error;
+    fail(
+      path,
+      error.message.includes('an RSA key is required')
+        ? 'must be an RSA certificate or public key (assertions are signed with RSA-SHA256)'
+        : 'must be a PEM certificate or public key',
+    );
   }
 }
 
 function saml(value: unknown, path: string): SamlConfig {
   const obj = object(value, path, ['issuer', 'certificate', 'audience']);
+  const issuer = string(obj, path, 'issuer');
   const certificate = string(obj, path, 'certificate');
-  publicKeyPem(certificate, `${path}.certificate`);
+  samlKey(certificate, `${path}.certificate`);
   const audience = optionalString(obj, path, 'audience');
-  const result: SamlConfig = { issuer: string(obj, path, 'issuer'), certificate };
+  const result: SamlConfig = { issuer, certificate };
   if (audience !== undefined) result.audience = audience;
   return result;
 }

@@ -1,12 +1,22 @@
 /** The embedded demo configuration `tokencli serve` runs without `--config` (SPEC.md §3). */
-import type { ServiceConfig } from './config.js';
+import type { SamlConfig, ServiceConfig } from './config.js';
 import { CONFIG_DEFAULTS } from './config.js';
+
+/**
+ * The entity ID of the demo identity provider. `.invalid` (RFC 2606 §2): it names no real host,
+ * so nobody mistakes it for an identity provider to trust elsewhere.
+ */
+export const DEMO_SAML_ISSUER = 'https://idp.demo.tokencli.invalid';
 
 /**
  * One application with every grant enabled and one user. Its credentials are public (printed by
  * `tokencli serve`); a fresh copy is returned so callers may change it.
+ *
+ * The application's SSO connection is `saml` when given, else none: the SAML grant then answers
+ * that no SSO connection is set up. `startTokenService()` without a configuration connects a
+ * freshly generated demo identity-provider key (see demo-sso.ts).
  */
-export function demoServiceConfig(): ServiceConfig {
+export function demoServiceConfig(saml?: SamlConfig): ServiceConfig {
   return {
     ...CONFIG_DEFAULTS,
     apps: [
@@ -22,6 +32,7 @@ export function demoServiceConfig(): ServiceConfig {
           'urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
         ],
         refresh_tokens: true,
+        ...(saml === undefined ? {} : { saml: { ...saml } }),
       },
     ],
     users: [{ email: 'demo@example.com', password: 'demo-password', single_session: false }],

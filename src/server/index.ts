@@ -6,6 +6,7 @@
  * import { startTokenService } from 'tokencli/server';
  * const service = await startTokenService();            // demo configuration, free port
  * // … point a client at service.baseUrl …
+ * const { samlPrivateKeyPem } = await service.demoSso;  // the demo identity provider's key
  * await service.close();
  * ```
  */
@@ -13,5 +14,6 @@ export type { AppConfig, GrantName, SamlConfig, ServiceConfig, UserConfig } from
 export { CONFIG_DEFAULTS, GRANT_NAMES } from './config.js';
 export { loadServiceConfig } from './config-file.js';
 export { validateServiceConfig } from './config-validation.js';
-export { demoServiceConfig } from './demo-config.js';
+export { DEMO_SAML_ISSUER, demoServiceConfig } from './demo-config.js';
+export { type DemoKeyFile, type DemoSso, writeDemoSigningKey } from './demo-sso.js';
 export { startTokenService, type TokenServiceHandle, type TokenServiceOptions } from './service.js';

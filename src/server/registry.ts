@@ -2,7 +2,7 @@
  * The registered applications and users, indexed for lookups, with their secrets kept only as
  * digests. Users also carry the little session state the concurrent-session rule needs.
  */
-import type { AppConfig, GrantName, ServiceConfig } from './config.js';
+import type { AppConfig, GrantName, SamlConfig, ServiceConfig } from './config.js';
 import { digest, matchesDigest } from './secrets.js';
 
 /** A registered application as the handlers use it. */
@@ -75,6 +75,18 @@ export class Registry {
     const user = this.#users.get(email.trim().toLowerCase());
     const matches = matchesDigest(password, user ? user.passwordDigest : this.#decoy);
     return user && matches ? user : undefined;
+  }
+
+  /**
+   * Sets up the SSO connection of a registered application after start: the demo configuration's
+   * identity-provider key is generated while the service already listens (see demo-sso.ts).
+   *
+   * @throws TypeError for an unknown client id
+   */
+  connectSaml(clientId: string, saml: SamlConfig): void {
+    const app = this.#apps.get(clientId);
+    if (!app) throw new TypeError(`connectSaml: no application ${JSON.stringify(clientId)}`);
+    app.config.saml = saml;
   }
 
   /** Looks a user up by email without a password (an SSO assertion already vouches for them). */

@@ -6,9 +6,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 import { UsageError } from '../errors.js';
+import { ReplayCache } from '../saml/replay-cache.js';
 import type { ServiceConfig } from './config.js';
 import { validateServiceConfig } from './config-validation.js';
 import { demoServiceConfig } from './demo-config.js';
+import { connectDemoSso, type DemoSso, generateDemoIdpKeyPair } from './demo-sso.js';
 import { handleAuthorize } from './endpoints/authorize.js';
 import type { ServiceContext } from './endpoints/context.js';
 import { handleToken } from './endpoints/token.js';
@@ -42,8 +44,19 @@ export interface TokenServiceHandle {
   config: ServiceConfig;
   /** Stops listening, ends open connections and stops the timers. */
   close(): Promise<void>;
-  /** How many codes and tokens are held (expired ones until the next purge). */
-  stats(): { codes: number; accessTokens: number; refreshTokens: number };
+  /**
+   * How many codes, tokens and accepted SAML assertion IDs are held (expired ones until the next
+   * purge).
+   */
+  stats(): { codes: number; accessTokens: number; refreshTokens: number; samlAssertionIds: number };
+  /**
+   * Only when started without a configuration (the demo): resolves once the demo identity
+   * provider's key pair is generated and its public key connected to the demo application, with
+   * the private key to sign assertions with. Until then the SAML grant answers that no SSO
+   * connection is set up. The key is made while the service already listens, so start-up does
+   * not wait for it.
+   */
+  demoSso?: Promise<DemoSso>;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse, context: ServiceContext, query: string) => unknown;
@@ -102,26 +115,43 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
 /**
  * Starts the local token service (SPEC.md §3) and resolves once it listens.
  *
- * @param config the configuration; validated (defaults filled in); default the demo configuration
+ * @param config the configuration; validated (defaults filled in). Without one, the demo
+ *   configuration with an SSO connection whose key pair is generated now (see `demoSso`); pass
+ *   `demoServiceConfig()` for the demo without SSO
  * @throws UsageError for an invalid configuration or an address that cannot be bound
  */
 export async function startTokenService(
-  config: ServiceConfig = demoServiceConfig(),
+  config?: ServiceConfig,
   options: TokenServiceOptions = {},
 ): Promise<TokenServiceHandle> {
-  const checked = validateServiceConfig(config);
+  // Started first: it runs on the thread pool while the rest starts up.
+  const demoKeyPair = config === undefined ? generateDemoIdpKeyPair() : undefined;
+  // Whoever awaits `demoSso` hears of a failure; it is never an unhandled rejection.
+  demoKeyPair?.catch(() => {});
+  const checked = validateServiceConfig(config ?? demoServiceConfig());
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
+  const clock = options.now ?? Date.now;
   const store = new TokenStore(
     {
       accessTokenTtl: checked.access_token_ttl,
       refreshTokenTtl: checked.refresh_token_ttl,
       codeTtl: checked.code_ttl,
     },
-    options.now ?? Date.now,
+    clock,
   );
-  const context: ServiceContext = { registry: new Registry(checked), store, scope: checked.scope };
+  const registry = new Registry(checked);
+  const samlReplay = new ReplayCache({ now: clock });
   const log = options.log;
+  const context: ServiceContext = {
+    registry,
+    store,
+    scope: checked.scope,
+    baseUrl: '', // set below, once the port is known and before any request is read
+    samlReplay,
+    clock,
+    log,
+  };
   let hostCheck: ((header: string | undefined) => boolean) | undefined;
 
   const server = createServer((req, res) => {
@@ -160,15 +190,23 @@ export async function startTokenService(
   const address = server.address() as AddressInfo;
   // Only while bound to loopback: a service on 0.0.0.0 is reached by other names on purpose.
   if (isLoopbackAddress(address.address)) hostCheck = createHostCheck(options.allowHosts ?? []);
-  const timer = setInterval(() => store.purgeExpired(), options.purgeIntervalMs ?? 10_000);
+  const urlHost = isIP(host) === 6 ? `[${host}]` : host;
+  context.baseUrl = `http://${urlHost}:${address.port}`;
+  const timer = setInterval(() => {
+    store.purgeExpired();
+    samlReplay.purge();
+  }, options.purgeIntervalMs ?? 10_000);
   timer.unref();
 
+  const demoSso = demoKeyPair?.then((pair) => connectDemoSso(registry, checked, pair));
+  demoSso?.catch(() => {});
+
   let closing: Promise<void> | undefined;
-  const urlHost = isIP(host) === 6 ? `[${host}]` : host;
   return {
-    baseUrl: `http://${urlHost}:${address.port}`,
+    baseUrl: context.baseUrl,
     config: checked,
-    stats: () => store.size(),
+    stats: () => ({ ...store.size(), samlAssertionIds: samlReplay.size }),
+    ...(demoSso === undefined ? {} : { demoSso }),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(timer);

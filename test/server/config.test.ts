@@ -7,7 +7,10 @@ import { UsageError } from '../../src/errors.js';
 import { demoServiceConfig, loadServiceConfig, validateServiceConfig } from '../../src/server/index.js';
 
 const CERTIFICATE = readFileSync(new URL('./fixtures/idp-certificate.pem', import.meta.url), 'utf8');
-const PUBLIC_KEY = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+const RSA = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const PUBLIC_KEY = RSA.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+const PRIVATE_KEY = RSA.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const EC_PUBLIC_KEY = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .publicKey.export({ type: 'spki', format: 'pem' })
   .toString();
 
@@ -216,6 +219,31 @@ describe('validateServiceConfig', () => {
           },
         }),
       'apps[0].saml.certificate: must be a PEM certificate or public key',
+    ],
+    [
+      'saml certificate is a private key',
+      () => withApp({ saml: { issuer: 'i', certificate: PRIVATE_KEY } }),
+      "apps[0].saml.certificate: is a private key; register the identity provider's certificate or public key instead",
+    ],
+    [
+      'saml certificate not RSA',
+      () => withApp({ saml: { issuer: 'i', certificate: EC_PUBLIC_KEY } }),
+      'apps[0].saml.certificate: must be an RSA certificate or public key (assertions are signed with RSA-SHA256)',
+    ],
+    [
+      'saml certificate missing',
+      () => withApp({ saml: { issuer: 'i' } }),
+      'apps[0].saml.certificate: is required',
+    ],
+    [
+      'saml issuer empty',
+      () => withApp({ saml: { issuer: '', certificate: PUBLIC_KEY } }),
+      'apps[0].saml.issuer: must be a non-empty string',
+    ],
+    [
+      'saml audience not a string',
+      () => withApp({ saml: { issuer: 'i', certificate: PUBLIC_KEY, audience: ['a'] } }),
+      'apps[0].saml.audience: must be a non-empty string',
     ],
     [
       'duplicate client_id',

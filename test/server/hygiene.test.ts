@@ -190,20 +190,23 @@ describe('memory stays bounded', () => {
     const { code } = await obtainCode(service.baseUrl);
     await exchangeCode(service.baseUrl, code);
     await obtainCode(service.baseUrl);
-    expect(service.stats()).toEqual({ codes: 2, accessTokens: 2, refreshTokens: 1 });
+    expect(service.stats()).toEqual({ codes: 2, accessTokens: 2, refreshTokens: 1, samlAssertionIds: 0 });
     service.clock.advance(20);
     await vi.waitFor(
-      () => expect(service.stats()).toEqual({ codes: 0, accessTokens: 2, refreshTokens: 1 }),
+      () =>
+        expect(service.stats()).toEqual({ codes: 0, accessTokens: 2, refreshTokens: 1, samlAssertionIds: 0 }),
       WAIT,
     );
     service.clock.advance(3600);
     await vi.waitFor(
-      () => expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 1 }),
+      () =>
+        expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 1, samlAssertionIds: 0 }),
       WAIT,
     );
     service.clock.advance(2592000);
     await vi.waitFor(
-      () => expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0 }),
+      () =>
+        expect(service.stats()).toEqual({ codes: 0, accessTokens: 0, refreshTokens: 0, samlAssertionIds: 0 }),
       WAIT,
     );
   });

@@ -334,22 +334,6 @@ describe('grant types', () => {
     });
   });
 
-  test('the SAML grant is answered unsupported_grant_type until SAML verification is wired in', async () => {
-    const service = await startService();
-    const r = await postToken(service.baseUrl, {
-      grant_type: 'urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
-      client_id: DEMO.clientId,
-      client_secret: DEMO.clientSecret,
-      SAMLResponse: 'PHNhbWw+',
-    });
-    expect(r.status).toBe(400);
-    expect(r.body).toEqual({
-      error: 'unsupported_grant_type',
-      error_description:
-        'urn:ietf:params:oauth:client-assertion-type:saml2-bearer: SAML verification is not available yet in this service',
-    });
-  });
-
   test('endOtherSessions must be True or False', async () => {
     const service = await startService();
     const r = await clientCredentials(service.baseUrl, { endOtherSessions: 'yes' });

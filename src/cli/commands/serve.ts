@@ -27,8 +27,9 @@ function parsePort(value: string): number {
 export async function run(options: ServeOptions, ctx: CommandContext): Promise<void> {
   const port = parsePort(options.port);
   // Loaded here, not at the top: the service is only paid for by the command that runs it.
-  const { demoServiceConfig, loadServiceConfig, startTokenService } = await import('../../server/index.js');
-  const config = options.config === undefined ? demoServiceConfig() : await loadServiceConfig(options.config);
+  const { loadServiceConfig, startTokenService, writeDemoSigningKey } = await import('../../server/index.js');
+  // Without --config: the demo configuration, with an SSO connection whose key is generated now.
+  const config = options.config === undefined ? undefined : await loadServiceConfig(options.config);
   const { stdout, stderr } = ctx.io;
 
   const service = await startTokenService(config, {
@@ -46,10 +47,11 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
   ctx.signal.addEventListener('abort', stop, { once: true });
   if (ctx.signal.aborted) stop();
 
+  let keyFile: { path: string; remove(): Promise<void> } | undefined;
   try {
     if (options.config === undefined) {
-      const app = config.apps[0];
-      const user = config.users[0];
+      const app = service.config.apps[0];
+      const user = service.config.users[0];
       if (app && user) {
         stderr.write(
           'demo configuration (public test credentials; pass --config FILE for your own):\n' +
@@ -59,10 +61,28 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
       }
     }
     stdout.write(`${JSON.stringify({ base_url: service.baseUrl })}\n`);
+    if (service.demoSso) {
+      // The key pair is generated while the service already listens; this line follows it.
+      const sso = await service.demoSso;
+      keyFile = await writeDemoSigningKey(sso.samlPrivateKeyPem);
+      stderr.write(
+        `  SSO: TOKENCLI_CLIENT_SECRET=${shellWord(service.config.apps[0]?.client_secret ?? '')} tokencli sso` +
+          ` --base-url ${shellWord(service.baseUrl)} --client-id ${shellWord(sso.clientId)}` +
+          ` --assertion-for ${shellWord(sso.email)} --issuer ${shellWord(sso.issuer)}` +
+          ` --sign-key ${shellWord(keyFile.path)}\n` +
+          "       (the demo identity provider's signing key; removed when the service stops)\n",
+      );
+    }
     await stopped;
   } finally {
     process.off('SIGTERM', stop);
     ctx.signal.removeEventListener('abort', stop);
     await service.close();
+    await keyFile?.remove();
   }
+}
+
+/** A word for a POSIX shell: as it is when plain, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

@@ -1,16 +1,14 @@
-/**
- * The grant dispatch table of the token endpoint: one module per grant type. The SAML grant
- * (`urn:ietf:params:oauth:client-assertion-type:saml2-bearer`) gets its entry when SAML
- * verification lands; until then the endpoint answers it with `unsupported_grant_type`.
- */
+/** The grant dispatch table of the token endpoint: one module per grant type (SPEC.md §1). */
 import type { GrantName } from '../config.js';
 import { authorizationCodeGrant } from './authorization-code.js';
 import { clientCredentialsGrant } from './client-credentials.js';
 import type { GrantHandler } from './grant.js';
 import { refreshTokenGrant } from './refresh-token.js';
+import { saml2BearerGrant } from './saml2-bearer.js';
 
-export const GRANT_HANDLERS: Partial<Record<GrantName, GrantHandler>> = {
+export const GRANT_HANDLERS: Record<GrantName, GrantHandler> = {
   authorization_code: authorizationCodeGrant,
   client_credentials: clientCredentialsGrant,
   refresh_token: refreshTokenGrant,
+  'urn:ietf:params:oauth:client-assertion-type:saml2-bearer': saml2BearerGrant,
 };
