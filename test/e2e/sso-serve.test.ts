@@ -1,25 +1,30 @@
 /**
  * The SSO round trip against `tokencli serve` (issue #5): the CLI builds and signs an assertion
  * with a key file, the local service verifies it against the registered key and issues a token,
- * and `tokencli info` shows the user. Also: the service refuses a replayed assertion and an
- * unsigned one, which the CLI reports with exit 3.
- *
- * The token endpoint's SAML grant is wired by the service's owner; until it is, the service
- * answers "SAML verification is not available yet" and these tests skip saying so.
+ * and `tokencli info` shows the user. Also: the service refuses a replayed assertion, a foreign
+ * key and an unsigned assertion, which the CLI reports with exit 3; and the demo `tokencli serve`
+ * prints a command that signs in with its generated identity-provider key.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import {
+  BIN,
+  type CliResult,
+  cleanEnv,
+  runCli,
+  type ServeHandle,
+  startServe,
+  tempDir,
+} from '../helpers/cli.js';
 import { assertionXml, ISSUER, rsaKeyPair, USER } from '../saml/fixtures.js';
 
 const CLIENT = { id: 'sso-app', secret: 'sso-app-secret' };
-const NOT_WIRED = 'SAML verification is not available yet';
 
 let serve: ServeHandle;
 let dir: string;
 let keyFile: string;
-let notWired: string | undefined;
 
 beforeAll(async () => {
   const idp = rsaKeyPair();
@@ -44,9 +49,6 @@ beforeAll(async () => {
     }),
   );
   serve = await startServe(['--config', config]);
-  // Probe: an unsigned assertion is refused either way; the reason says whether SAML is wired.
-  const probe = await runCli(['sso', '--saml-assertion', '-'], { env: env(), input: assertionXml() });
-  if (probe.stderr.includes(NOT_WIRED)) notWired = `the service answers "${NOT_WIRED}"`;
 });
 
 afterAll(async () => {
@@ -64,8 +66,7 @@ function env(configDir = tempDir()): Record<string, string> {
 }
 
 describe('tokencli sso against tokencli serve', () => {
-  it('builds and signs an assertion, the service accepts it, and info shows the user', async (ctx) => {
-    if (notWired) return ctx.skip(notWired);
+  it('builds and signs an assertion, the service accepts it, and info shows the user', async () => {
     const configDir = tempDir();
     const sso = await runCli(['sso', '--assertion-for', USER, '--issuer', ISSUER, '--sign-key', keyFile], {
       env: env(configDir),
@@ -77,8 +78,7 @@ describe('tokencli sso against tokencli serve', () => {
     expect(JSON.parse(info.stdout)).toMatchObject({ email: USER, status: 'approved', app_name: 'SSO App' });
   });
 
-  it('accepts an assertion once and refuses it the second time (replay, exit 3)', async (ctx) => {
-    if (notWired) return ctx.skip(notWired);
+  it('accepts an assertion once and refuses it the second time (replay, exit 3)', async () => {
     // The file fixes the assertion ID, so signing it twice sends the same assertion twice.
     const file = join(dir, 'assertion.xml');
     writeFileSync(file, assertionXml({ now: new Date(), audience: serve.baseUrl }));
@@ -90,8 +90,7 @@ describe('tokencli sso against tokencli serve', () => {
     expect(again.stderr).toContain('already used');
   });
 
-  it('refuses an assertion signed with a key it does not know (exit 3)', async (ctx) => {
-    if (notWired) return ctx.skip(notWired);
+  it('refuses an assertion signed with a key it does not know (exit 3)', async () => {
     const otherKey = join(dir, 'other-key.pem');
     writeFileSync(otherKey, rsaKeyPair().privateKeyPem, { mode: 0o600 });
     const result = await runCli(
@@ -104,8 +103,7 @@ describe('tokencli sso against tokencli serve', () => {
     expect(result.stderr).toContain('does not verify with the certificate registered');
   });
 
-  it('refuses an unsigned assertion with exit 3 and the reason', async (ctx) => {
-    if (notWired) return ctx.skip(notWired);
+  it('refuses an unsigned assertion with exit 3 and the reason', async () => {
     const result = await runCli(['sso', '--saml-assertion', '-'], {
       env: env(),
       input: assertionXml({ now: new Date(), audience: serve.baseUrl }),
@@ -113,5 +111,68 @@ describe('tokencli sso against tokencli serve', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('the assertion is not signed');
     expect(result.stderr).toContain('warning: the assertion in stdin is not signed');
+  });
+});
+
+/** Runs a command line in /bin/sh exactly as printed, `tokencli` being the built CLI. */
+function runShellLine(line: string, env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', `tokencli() { "$TEST_NODE" "$TEST_BIN" "$@"; }\n${line}`], {
+      env: cleanEnv({ ...env, TEST_NODE: process.execPath, TEST_BIN: BIN }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+describe('the demo tokencli serve (no --config)', () => {
+  it('prints an SSO command that signs in with its generated key, kept private and removed on exit', async () => {
+    const demo = await startServe();
+    let keyPath = '';
+    try {
+      await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/\n {2}SSO: .*\n/);
+      const line = (/\n {2}SSO: (.*)\n/.exec(demo.logs()) ?? [])[1] ?? '';
+      keyPath = (/--sign-key (\S+)/.exec(line) ?? [])[1] ?? '';
+      expect(line).toBe(
+        `TOKENCLI_CLIENT_SECRET=demo-secret tokencli sso --base-url ${demo.baseUrl} --client-id demo-client` +
+          ` --assertion-for demo@example.com --issuer https://idp.demo.tokencli.invalid --sign-key ${keyPath}`,
+      );
+      expect(statSync(keyPath).mode & 0o777).toBe(0o600);
+      expect(statSync(dirname(keyPath)).mode & 0o777).toBe(0o700);
+      expect(demo.logs()).not.toContain('PRIVATE KEY');
+
+      const configDir = tempDir();
+      const store = { TOKENCLI_STORE: 'file', TOKENCLI_CONFIG_DIR: configDir };
+      const sso = await runShellLine(line, store);
+      expect(sso.stderr).toContain('Signed in as demo@example.com with SSO (stored in profile default)');
+      expect(sso.code).toBe(0);
+      const info = await runCli(['info', '--json'], {
+        env: {
+          ...store,
+          TOKENCLI_BASE_URL: demo.baseUrl,
+          TOKENCLI_CLIENT_ID: 'demo-client',
+          TOKENCLI_CLIENT_SECRET: 'demo-secret',
+        },
+      });
+      expect(info.code).toBe(0);
+      expect(JSON.parse(info.stdout)).toMatchObject({ email: 'demo@example.com', status: 'approved' });
+    } finally {
+      await demo.stop();
+    }
+    expect(keyPath).not.toBe('');
+    expect(existsSync(dirname(keyPath))).toBe(false);
   });
 });
