@@ -3,7 +3,7 @@
 //   cached `tokencli token` (file store)  vs  node running an empty .mjs   goal <= 1.3
 //   `tokencli --version`                   vs  node running an empty .mjs   goal <= 1.2
 //   `tokencli info --json` (local service) vs  a minimal node script doing the same GET   goal <= 1.5
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,12 +28,26 @@ const env = {
   TOKENCLI_CONFIG_DIR: join(work, 'config'),
 };
 
+// Asynchronous spawn: the local service runs in this process and must keep answering.
 function run(args) {
-  const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, args, { env, encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status}): ${result.stderr}`);
-  return { ms, stdout: result.stdout };
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) reject(new Error(`${args.join(' ')} failed (${code}): ${stderr}`));
+      else resolve({ ms, stdout });
+    });
+  });
 }
 
 const median = (xs) => {
@@ -42,14 +56,14 @@ const median = (xs) => {
 };
 
 /** Alternates baseline and subject RUNS times each (after one warm-up of each). */
-function compare(name, baselineArgs, subjectArgs, goal) {
-  run(baselineArgs);
-  run(subjectArgs);
+async function compare(name, baselineArgs, subjectArgs, goal) {
+  await run(baselineArgs);
+  await run(subjectArgs);
   const base = [];
   const subject = [];
   for (let i = 0; i < RUNS; i++) {
-    base.push(run(baselineArgs).ms);
-    subject.push(run(subjectArgs).ms);
+    base.push((await run(baselineArgs)).ms);
+    subject.push((await run(subjectArgs)).ms);
   }
   const ratio = median(subject) / median(base);
   const verdict = ratio <= goal ? 'ok' : 'ABOVE GOAL';
@@ -61,7 +75,7 @@ function compare(name, baselineArgs, subjectArgs, goal) {
 
 try {
   // Fill the file store once so `token` below is the cached path.
-  const token = run([bin, 'token']).stdout.trim();
+  const token = (await run([bin, 'token'])).stdout.trim();
   const fetchScript = join(work, 'info.mjs');
   writeFileSync(
     fetchScript,
@@ -74,9 +88,9 @@ request(url, { headers: { authorization: 'Bearer ' + ${JSON.stringify(token)} } 
 `,
   );
   console.log(`node ${process.version}, ${RUNS} alternating runs each, medians`);
-  compare('token (cached, file store)', [empty], [bin, 'token'], 1.3);
-  compare('--version', [empty], [bin, '--version'], 1.2);
-  compare('info --json (local service)', [fetchScript], [bin, 'info', '--json'], 1.5);
+  await compare('token (cached, file store)', [empty], [bin, 'token'], 1.3);
+  await compare('--version', [empty], [bin, '--version'], 1.2);
+  await compare('info --json (local service)', [fetchScript], [bin, 'info', '--json'], 1.5);
 } finally {
   await service.close();
   rmSync(work, { recursive: true, force: true });

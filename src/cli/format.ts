@@ -31,13 +31,19 @@ export function formatClock(at: Date, now: Date): string {
   return sameDay ? time : `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())} ${time}`;
 }
 
-/** "expires in 58m 12s (at 14:03)" or "expired 3m ago (at 13:01)". */
+/** "in 58m 12s (at 14:03)" or "expired 3m ago (at 13:01)". */
 export function describeExpiry(expiresAt: Date, now: Date): string {
   const seconds = (expiresAt.getTime() - now.getTime()) / 1000;
   const clock = formatClock(expiresAt, now);
   return seconds > 0
-    ? `expires in ${formatDuration(seconds)} (at ${clock})`
+    ? `in ${formatDuration(seconds)} (at ${clock})`
     : `expired ${formatDuration(-seconds)} ago (at ${clock})`;
+}
+
+/** "expires in 58m 12s (at 14:03)" or "expired 3m ago (at 13:01)". */
+export function describeExpiryFully(expiresAt: Date, now: Date): string {
+  const text = describeExpiry(expiresAt, now);
+  return text.startsWith('in ') ? `expires ${text}` : text;
 }
 
 /** Tokens are shown as `abcd…wxyz` unless `--show-tokens`; short values are hidden entirely. */

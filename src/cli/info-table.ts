@@ -1,6 +1,6 @@
 /** The readable table of `tokencli info` (SPEC.md §2.6). */
 import type { TokenInfo } from '../oauth/types.js';
-import { describeExpiry, maskToken } from './format.js';
+import { describeExpiry, describeExpiryFully, maskToken } from './format.js';
 
 export interface Painter {
   ok(text: string): string;
@@ -26,7 +26,11 @@ export function renderInfoTable(
     typeof seconds === 'number' ? describeExpiry(new Date(now.getTime() + seconds * 1000), now) : undefined;
   const status = text(info.status);
   const refresh = token(info.refresh_token);
-  const refreshExpiry = expiry(info.refresh_token_expires_in);
+  const refreshSeconds = info.refresh_token_expires_in;
+  const refreshExpiry =
+    typeof refreshSeconds === 'number'
+      ? describeExpiryFully(new Date(now.getTime() + refreshSeconds * 1000), now)
+      : undefined;
 
   const rows: Array<[string, string | undefined]> = [
     ['email', text(info.email)],

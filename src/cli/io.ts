@@ -2,10 +2,16 @@
  * The process's streams and terminal facts, gathered in one place so commands never touch
  * `process` directly and tests can run a command against buffers (see `createTestIO`).
  */
+import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
+/** What commands need of an output stream. */
+export interface Output {
+  write(text: string): unknown;
+}
+
 export interface IO {
-  stdout: Writable;
+  stdout: Output;
   stderr: Writable;
   stdin: Readable;
   /** Decides prompting: secrets are only prompted for on a terminal (SPEC.md §2.1). */
@@ -15,21 +21,66 @@ export interface IO {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * stdout written straight to file descriptor 1. Creating `process.stdout` builds a stream (and
+ * for a pipe a socket) costing milliseconds that `tokencli token` would pay on every call just to
+ * print one line. Falls back to the stream where the descriptor is non-blocking (EAGAIN).
+ */
+function stdoutWriter(onError: (error: NodeJS.ErrnoException) => void): Output {
+  let stream: NodeJS.WriteStream | undefined;
+  const viaStream = (text: string | Buffer) => {
+    if (!stream) {
+      stream = process.stdout;
+      stream.on('error', onError);
+    }
+    return stream.write(text);
+  };
+  return {
+    write(text: string) {
+      if (stream) return viaStream(text);
+      let buffer = Buffer.from(text, 'utf8');
+      try {
+        while (buffer.length > 0) buffer = buffer.subarray(writeSync(1, buffer));
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return viaStream(buffer);
+        onError(error as NodeJS.ErrnoException);
+        return false;
+      }
+    },
+  };
+}
+
 export function processIO(): IO {
   // `tokencli … | head` closes the pipe early; that is the reader's choice, not an error.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw error;
-    });
-  }
+  const onError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  };
+  let stderrReady = false;
+  // stdin and stderr are created lazily by node; most runs of `tokencli token` touch neither,
+  // so they are looked at only when a command asks (start-up is benchmarked).
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    stdinIsTTY: process.stdin.isTTY === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
+    stdout: stdoutWriter(onError),
+    get stderr() {
+      if (!stderrReady) {
+        stderrReady = true;
+        process.stderr.on('error', onError);
+      }
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      return process.stdin.isTTY === true;
+    },
+    get stdoutIsTTY() {
+      return process.stdout.isTTY === true;
+    },
+    get stderrIsTTY() {
+      return process.stderr.isTTY === true;
+    },
     env: process.env,
   };
 }

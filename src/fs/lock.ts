@@ -8,12 +8,14 @@
  * `staleMs` (a live holder touches it every `staleMs / 3`). Stale locks are broken under a short
  * "breaker" lock so two waiters never both break one lock and then delete each other's.
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, stat, unlink, utimes } from 'node:fs/promises';
+// Synchronous calls on purpose: each is a single quick syscall, and node:fs/promises would add its
+// module load and a thread-pool round trip per call to the start-up of every `tokencli token`.
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { ExitCode, TokencliError } from '../errors.js';
 import { ensurePrivateDir } from './private-files.js';
+import { uniqueSuffix } from './unique-name.js';
 
 export interface FileLockOptions {
   /** Give up waiting after this long (default 60 s). */
@@ -73,7 +75,11 @@ export async function withFileLock<T>(
   const heartbeat = setInterval(
     () => {
       const now = new Date();
-      utimes(lockPath, now, now).catch(() => {});
+      try {
+        utimesSync(lockPath, now, now);
+      } catch {
+        // released or broken meanwhile; the next acquire notices
+      }
     },
     Math.max(10, Math.floor(staleMs / 3)),
   );
@@ -88,17 +94,17 @@ export async function withFileLock<T>(
 
 /** Creates the lock file exclusively; true when this process now holds it. */
 async function tryCreate(path: string, owner: LockOwner): Promise<boolean> {
-  let handle: Awaited<ReturnType<typeof open>>;
+  let fd: number;
   try {
-    handle = await open(path, 'wx', 0o600);
+    fd = openSync(path, 'wx', 0o600);
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return false;
     throw error;
   }
   try {
-    await handle.writeFile(JSON.stringify(owner), 'utf8');
+    writeFileSync(fd, JSON.stringify(owner), 'utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   return true;
 }
@@ -110,7 +116,7 @@ async function acquire(
   const owner: LockOwner = {
     pid: process.pid,
     host: hostname(),
-    token: randomBytes(12).toString('hex'),
+    token: uniqueSuffix(),
     since: Date.now(),
   };
   const deadline = Date.now() + options.timeoutMs;
@@ -139,7 +145,8 @@ interface Holder {
 
 async function readHolder(path: string): Promise<Holder | undefined> {
   try {
-    const [text, stats] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const text = readFileSync(path, 'utf8');
+    const stats = statSync(path);
     return { owner: parseOwner(text), mtimeMs: stats.mtimeMs };
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined; // released meanwhile: try again at once
@@ -193,27 +200,27 @@ async function breakStaleLock(path: string, staleToken: string | undefined, stal
   const me: LockOwner = {
     pid: process.pid,
     host: hostname(),
-    token: randomBytes(12).toString('hex'),
+    token: uniqueSuffix(),
     since: Date.now(),
   };
   if (!(await tryCreate(breaker, me))) {
     // Another waiter is breaking it (held for a moment only); unless that waiter died doing so.
     const other = await readHolder(breaker);
-    if (other && (await isStale(other, Math.min(staleMs, 5_000)))) await unlink(breaker).catch(() => {});
+    if (other && (await isStale(other, Math.min(staleMs, 5_000)))) removeQuietly(breaker);
     return;
   }
   try {
     const current = await readHolder(path);
-    if (current && current.owner?.token === staleToken) await unlink(path).catch(() => {});
+    if (current && current.owner?.token === staleToken) removeQuietly(path);
   } finally {
-    await unlink(breaker).catch(() => {});
+    removeQuietly(breaker);
   }
 }
 
 /** Deletes the lock only if it is still ours (it may have been broken as stale and retaken). */
 async function releaseIfOwned(path: string, token: string): Promise<void> {
   const holder = await readHolder(path).catch(() => undefined);
-  if (holder?.owner?.token === token) await unlink(path).catch(() => {});
+  if (holder?.owner?.token === token) removeQuietly(path);
 }
 
 function timeoutError(path: string, owner: LockOwner | undefined, timeoutMs: number): TokencliError {
@@ -242,4 +249,13 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** Removes a file, ignoring its absence (another process may have removed it first). */
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }

@@ -3,10 +3,24 @@
  * written to a temporary file and renamed so a crash never leaves half a file, and never through
  * a symbolic link an attacker could have planted (SPEC.md §2.7).
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+// Synchronous calls on purpose: each is one quick syscall on a small file, and node:fs/promises
+// would add its module load and a thread-pool round trip per call to every `tokencli token`.
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { ExitCode, TokencliError } from '../errors.js';
+import { uniqueSuffix } from './unique-name.js';
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -17,8 +31,8 @@ function isErrno(error: unknown, code: string): boolean {
 
 /** Creates the directory (and parents) as 0700, or tightens an existing one that is looser. */
 export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: DIR_MODE });
-  const stats = await lstat(dir);
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const stats = lstatSync(dir);
   if (stats.isSymbolicLink()) {
     throw new TokencliError(`refusing to use ${dir}: it is a symbolic link`, {
       exitCode: ExitCode.usage,
@@ -26,13 +40,13 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
     });
   }
   // mkdir's mode is filtered by the umask, and an existing directory keeps its mode: fix both.
-  if ((stats.mode & 0o777) !== DIR_MODE) await chmod(dir, DIR_MODE);
+  if ((stats.mode & 0o777) !== DIR_MODE) chmodSync(dir, DIR_MODE);
 }
 
 /** Refuses a symbolic link at `path`; returns whether a file exists there. */
 export async function assertNotSymlink(path: string): Promise<boolean> {
   try {
-    const stats = await lstat(path);
+    const stats = lstatSync(path);
     if (stats.isSymbolicLink()) {
       throw new TokencliError(`refusing to use ${path}: it is a symbolic link`, {
         exitCode: ExitCode.usage,
@@ -52,10 +66,10 @@ export async function assertNotSymlink(path: string): Promise<boolean> {
  */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
   if (!(await assertNotSymlink(path))) return undefined;
-  const stats = await lstat(path);
-  if ((stats.mode & 0o077) !== 0) await chmod(path, FILE_MODE);
+  const stats = lstatSync(path);
+  if ((stats.mode & 0o077) !== 0) chmodSync(path, FILE_MODE);
   try {
-    return await readFile(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return undefined;
     throw error;
@@ -66,20 +80,24 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
 export async function writePrivateFileAtomic(path: string, data: string): Promise<void> {
   await ensurePrivateDir(dirname(path));
   await assertNotSymlink(path);
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${path}.${uniqueSuffix()}.tmp`;
   // O_EXCL: never follow or reuse something already at the temporary name.
-  const handle = await open(temp, 'wx', FILE_MODE);
+  const fd = openSync(temp, 'wx', FILE_MODE);
   try {
-    await handle.writeFile(data, 'utf8');
-    await handle.chmod(FILE_MODE); // the umask may have masked bits off, never on; be explicit
-    await handle.sync();
+    writeFileSync(fd, data, 'utf8');
+    fchmodSync(fd, FILE_MODE); // the umask may have masked bits off, never on; be explicit
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   try {
-    await rename(temp, path);
+    renameSync(temp, path);
   } catch (error) {
-    await unlink(temp).catch(() => {});
+    try {
+      unlinkSync(temp);
+    } catch {
+      // never created or already gone
+    }
     throw error;
   }
 }

@@ -9,8 +9,8 @@
  * malformed profile entry or field is not: it is ignored with a warning, kept as it is while other
  * profiles are written, and the file is copied to a backup before that entry is overwritten.
  */
-import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, rename } from 'node:fs/promises';
+// Synchronous calls: quick single syscalls, and no node:fs/promises on the start-up path.
+import { chmodSync, constants, copyFileSync, lstatSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ensurePrivateDir, readPrivateFile } from '../fs/private-files.js';
 
@@ -84,7 +84,7 @@ async function freeBackupName(path: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const name = backupName(path, attempt);
     try {
-      await lstat(name);
+      lstatSync(name);
     } catch {
       return name;
     }
@@ -94,15 +94,15 @@ async function freeBackupName(path: string): Promise<string> {
 /** Moves a corrupt file aside (the caller holds the store's lock); returns the backup's path. */
 export async function moveAside(path: string): Promise<string> {
   const backup = await freeBackupName(path);
-  await rename(path, backup);
-  await chmod(backup, 0o600);
+  renameSync(path, backup);
+  chmodSync(backup, 0o600);
   return backup;
 }
 
 /** Copies the file to a backup before a malformed entry in it is overwritten; returns its path. */
 export async function copyAside(path: string): Promise<string> {
   const backup = await freeBackupName(path);
-  await copyFile(path, backup, constants.COPYFILE_EXCL);
-  await chmod(backup, 0o600);
+  copyFileSync(path, backup, constants.COPYFILE_EXCL);
+  chmodSync(backup, 0o600);
   return backup;
 }

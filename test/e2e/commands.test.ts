@@ -25,7 +25,7 @@ describe('tokencli info', () => {
     expect(r.stdout).toMatch(/^application\s+Demo App$/m);
     expect(r.stdout).toMatch(/^status\s+approved$/m);
     expect(r.stdout).toMatch(/^token type\s+BearerToken$/m);
-    expect(r.stdout).toMatch(/^expires\s+expires in (59m|1h)/m);
+    expect(r.stdout).toMatch(/^expires\s+in (59m|1h)/m);
     expect(r.stdout).toContain(`${token.slice(0, 4)}…${token.slice(-4)}`);
     expect(r.stdout).not.toContain(token);
     expect(r.stdout).not.toContain('\u001b[');

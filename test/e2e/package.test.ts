@@ -31,7 +31,8 @@ test('the packed tarball installs into an empty directory and runs --version, se
   ) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const files = packed[0]?.files.map((f) => f.path) ?? [];
   expect(files).toContain('bin/tokencli.js');
-  expect(files).toContain('dist/cli/main.js');
+  expect(files).toContain('dist/cli-bundle/main.js');
+  expect(files).toContain('dist/server/index.js');
   expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
 
   const app = join(work, 'app');

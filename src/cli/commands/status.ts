@@ -1,6 +1,6 @@
 /** `tokencli status`: every known profile, its service, user, token expiries, and the store in use. */
 import type { CommandContext } from '../context.js';
-import { describeExpiry } from '../format.js';
+import { describeExpiryFully } from '../format.js';
 import { openCredentialStore } from '../service.js';
 import { resolveSettings } from '../settings.js';
 
@@ -52,10 +52,10 @@ export async function run(options: { json?: boolean }, ctx: CommandContext): Pro
     lines.push(`  client id      ${p.client_id ?? '-'}`);
     lines.push(`  email          ${p.email ?? '-'}`);
     lines.push(
-      `  access token   ${p.access_token_expires_at ? describeExpiry(new Date(p.access_token_expires_at), now) : 'none stored'}`,
+      `  access token   ${p.access_token_expires_at ? describeExpiryFully(new Date(p.access_token_expires_at), now) : 'none stored'}`,
     );
     if (p.refresh_token_expires_at) {
-      lines.push(`  refresh token  ${describeExpiry(new Date(p.refresh_token_expires_at), now)}`);
+      lines.push(`  refresh token  ${describeExpiryFully(new Date(p.refresh_token_expires_at), now)}`);
     }
     lines.push(`  client secret  ${p.client_secret_stored ? 'stored' : 'not stored'}`);
   }

@@ -1,0 +1,58 @@
+// Bundles the CLI entry (and commander) into a few ESM files under dist/cli-bundle/, with one
+// chunk per lazily imported command. Start-up is dominated by module resolution and commander's
+// CommonJS loading; one pre-resolved ESM graph makes `tokencli token` from the cache markedly
+// cheaper (see `npm run bench`). Heavy runtime dependencies stay external and load on demand.
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const lazyChildProcess = fileURLToPath(new URL('./bundle-shims/lazy-child-process.cjs', import.meta.url));
+
+/**
+ * `import { x } from 'node:fs'` in ESM builds an ES module facade that reads every export, which
+ * triggers node's lazy getters (fs.ReadStream loads the whole streams machinery): milliseconds on
+ * every start. The bundle takes the CommonJS module from process.getBuiltinModule instead
+ * (Node ≥ 20.16), so esbuild reads only the properties that are used, when they are used.
+ */
+const builtinsWithoutFacadePlugin = {
+  name: 'builtins-without-esm-facade',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^node:(fs|os|path|module|events|process|url|readline)$/ }, (args) => ({
+      path: args.path,
+      namespace: 'builtin-cjs',
+    }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Gives commander a lazily loaded node:child_process (see the shim for why). */
+const lazyChildProcessPlugin = {
+  name: 'lazy-child-process-for-commander',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: lazyChildProcess } : undefined,
+    );
+  },
+};
+
+await build({
+  entryPoints: { main: 'src/cli/main.ts' },
+  outdir: 'dist/cli-bundle',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  packages: 'bundle',
+  external: ['undici', 'undici/*', 'chalk', 'open', '@napi-rs/keyring', 'xml-crypto', '@xmldom/xmldom'],
+  plugins: [lazyChildProcessPlugin, builtinsWithoutFacadePlugin],
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+  legalComments: 'none',
+  // commander is CommonJS and requires node builtins; give the ESM output a real `require`.
+  banner: {
+    js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
+  },
+});
