@@ -1,6 +1,7 @@
 /**
- * The undici dispatcher for one call: `EnvHttpProxyAgent` (HTTPS_PROXY / HTTP_PROXY / NO_PROXY,
- * SPEC.md §2.4) with the `--timeout` on connect, headers and body, and the extra CAs.
+ * The dispatcher for one call: with a proxy variable set, undici's `EnvHttpProxyAgent`
+ * (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, SPEC.md §2.4) with the `--timeout` on connect, headers and
+ * body, and the extra CAs; without one, node's own HTTP client (node-transport.ts says why).
  *
  * Built per call, not per process: EnvHttpProxyAgent reads the proxy variables when it is
  * constructed, and a fresh agent closed after the call leaves no keep-alive socket holding the
@@ -10,10 +11,12 @@
 import type { Dispatcher } from 'undici';
 import type { HttpSettings } from '../oauth/types.js';
 import { loadCaCertificates } from './ca-certificates.js';
+import { nodeTransport, proxyConfigured, type Transport } from './node-transport.js';
 import { loadUndici } from './undici-loader.js';
 
 export interface CallDispatcher {
-  dispatcher: Dispatcher;
+  /** node's HTTP client, or an undici Dispatcher behind the same `request()` shape. */
+  dispatcher: Transport;
   /**
    * Releases the sockets of a dispatcher built here (destroyed, not closed: the call is over and a
    * half-read body must not keep the socket waiting); a no-op for an injected one.
@@ -28,10 +31,14 @@ export function wholeMs(ms: number): number {
 
 export async function dispatcherFor(settings: HttpSettings): Promise<CallDispatcher> {
   if (settings.dispatcher !== undefined && settings.dispatcher !== null) {
-    return { dispatcher: settings.dispatcher as Dispatcher, close: async () => {} };
+    return { dispatcher: undiciTransport(settings.dispatcher as Dispatcher), close: async () => {} };
   }
   // Read the CA files before loading undici: a bad --ca-file is a usage error either way.
   const ca = loadCaCertificates(settings.caFile);
+  if (!proxyConfigured()) {
+    const transport = nodeTransport(ca);
+    return { dispatcher: transport, close: () => transport.destroy() };
+  }
   const { EnvHttpProxyAgent } = await loadUndici();
   const timeout = wholeMs(settings.timeoutMs);
   const tls = ca === undefined ? { timeout } : { timeout, ca };
@@ -45,7 +52,18 @@ export async function dispatcherFor(settings: HttpSettings): Promise<CallDispatc
     bodyTimeout: timeout,
   });
   return {
-    dispatcher: agent,
+    dispatcher: undiciTransport(agent),
     close: () => agent.destroy().catch(() => {}),
+  };
+}
+
+/** An undici Dispatcher seen through the Transport shape request.ts uses. */
+function undiciTransport(dispatcher: Dispatcher): Transport {
+  return {
+    async request(request) {
+      const response = await dispatcher.request(request);
+      return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+    },
+    destroy: async () => {},
   };
 }

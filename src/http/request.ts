@@ -1,5 +1,5 @@
 /**
- * One HTTP exchange with the token service over undici (SPEC.md §2.4): `User-Agent` on every
+ * One HTTP exchange with the token service (SPEC.md §2.4), over node's HTTP client or undici (dispatcher.ts): `User-Agent` on every
  * request, a deadline covering connect, headers and body of each attempt, the retries of
  * retry-policy.ts, no redirects followed (undici's `request` never follows them; the caller turns
  * a 3xx into an error), bodies capped at 1 MiB, a redacted `--verbose` trace.
@@ -8,11 +8,11 @@
  * the caller, which knows what the body should be.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Dispatcher } from 'undici';
 import type { HttpSettings } from '../oauth/types.js';
 import { VERSION } from '../version.js';
 import { dispatcherFor, wholeMs } from './dispatcher.js';
 import { classifyNetworkError, isNotConnected, NetworkError, timeoutError } from './network-error.js';
+import type { Transport } from './node-transport.js';
 import { MAX_RESPONSE_BYTES, readCappedBody } from './read-body.js';
 import {
   connectBackoffMs,
@@ -109,7 +109,7 @@ export async function sendRequest(settings: HttpSettings, request: HttpRequest):
 }
 
 async function attemptOnce(
-  dispatcher: Dispatcher,
+  dispatcher: Transport,
   settings: HttpSettings,
   request: HttpRequest,
   attempt: number,

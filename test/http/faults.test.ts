@@ -78,8 +78,11 @@ describe('answers that are not HTTP', () => {
       const error = await sendRequest(http, get(origin)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).exitCode).toBe(ExitCode.unavailable);
-      expect((error as NetworkError).message).toBe(
-        `the answer from ${origin} is not valid HTTP: Response does not match the HTTP/1.1 protocol (Expected HTTP/, RTSP/ or ICE/)`,
+      // The parser's own words differ between node's client (HPE_ code) and undici (a message).
+      expect((error as NetworkError).message).toMatch(
+        new RegExp(
+          `^the answer from ${origin.replace(/[.]/g, '\\.')} is not valid HTTP( \\(HPE_[A-Z_]+\\)|: .+)$`,
+        ),
       );
       expect((error as NetworkError).hint).toMatch(/scheme and port/);
       expect(http.slept).toStrictEqual([]);

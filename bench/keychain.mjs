@@ -1,0 +1,29 @@
+// `npm run bench` (keychain part): the cached `tokencli token` with the keychain store, against
+// a real Secret Service: gnome-keyring in a private D-Bus session (the same session script the
+// keychain tests use), in a throw-away HOME. Skipped, saying why, where the tools are missing.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const onPath = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
+const missing = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon'].filter((tool) => !onPath(tool));
+if (missing.length > 0) {
+  console.log(`token (cached, keychain)           skipped: ${missing.join(', ')} not installed`);
+} else {
+  const home = mkdtempSync(join(tmpdir(), 'tokencli-bench-home-'));
+  const session = fileURLToPath(new URL('../test/store/fixtures/keyring-session.sh', import.meta.url));
+  const cli = fileURLToPath(new URL('./cli.mjs', import.meta.url));
+  const result = spawnSync('dbus-run-session', ['--', '/bin/sh', session, 'unlocked'], {
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_DATA_HOME: join(home, '.local/share'),
+      BODY: `"${process.execPath}" "${cli}" --keychain-only`,
+    },
+    stdio: 'inherit',
+  });
+  rmSync(home, { recursive: true, force: true });
+  process.exitCode = result.status ?? 1;
+}
