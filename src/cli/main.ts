@@ -56,8 +56,8 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
 function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSignal): number {
   if (error instanceof CommanderError) {
     // commander already printed its message; help and version are successes.
+    // `--help` and `--version` succeed; help shown because no command was given is a usage error.
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-    if (error.code === 'commander.help') return ExitCode.ok;
     return ExitCode.usage;
   }
   if (signal.aborted && !(error instanceof TokencliError && error.exitCode !== ExitCode.interrupted)) {
