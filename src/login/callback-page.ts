@@ -4,6 +4,7 @@
  * headers that keep the URL (which carried the code) out of referrers, caches and frames.
  */
 import { createHash } from 'node:crypto';
+import { escapeHtml } from '../text/escape-html.js';
 
 /** What the page says. */
 export interface CallbackPage {
@@ -38,19 +39,6 @@ export const CALLBACK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   // One request per connection: nothing keeps the listener open after the answer (see close()).
   Connection: 'close',
 };
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
 
 /** Renders a complete page; every piece of text is escaped here, callers pass plain text. */
 export function renderCallbackPage(page: CallbackPage): string {

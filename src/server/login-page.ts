@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { escapeHtml } from '../text/escape-html.js';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--text:#1d2330;--muted:#5b6474;--line:#c9ced8;
@@ -46,19 +47,6 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
 };
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes text for HTML content and (double- or single-quoted) attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
-}
 
 function page(title: string, content: string): string {
   return `<!doctype html>
