@@ -46,6 +46,8 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
   const tty = stdin as NodeJS.ReadStream;
   return new Promise((resolve, reject) => {
     let value = '';
+    // Echo off before the prompt shows: whatever is typed (or pasted) after it must never appear.
+    tty.setRawMode?.(true);
     stderr.write(prompt);
     const finish = (error?: Error) => {
       tty.setRawMode?.(false);
@@ -64,7 +66,6 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
         else value += char;
       }
     };
-    tty.setRawMode?.(true);
     tty.resume();
     tty.on('data', onData);
   });
