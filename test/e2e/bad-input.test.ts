@@ -102,6 +102,18 @@ describe('stored tokens are used only where they belong', () => {
     );
   }
   const soon = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+  /** An expired access token beside a refresh token the service never issued (as if revoked). */
+  const staleRecordWithRevokedRefreshToken = () => ({
+    base_url: serve.baseUrl,
+    client_id: 'demo-client',
+    access_token: 'expired-access-token-0000000000',
+    token_type: 'BearerToken',
+    expires_at: soon(-10),
+    refresh_token: 'revoked-refresh-token-000000000',
+    refresh_token_expires_at: soon(86_400),
+    grant: 'authorization_code',
+    obtained_at: new Date().toISOString(),
+  });
 
   test('a record of another base URL or client id is not printed', async () => {
     for (const other of [{ base_url: 'http://127.0.0.1:1' }, { client_id: 'someone-else' }]) {
@@ -124,17 +136,7 @@ describe('stored tokens are used only where they belong', () => {
 
   test('a refresh token the service refuses falls through to client credentials', async () => {
     const configDir = tempDir();
-    plantRecord(configDir, {
-      base_url: serve.baseUrl,
-      client_id: 'demo-client',
-      access_token: 'expired-access-token-0000000000',
-      token_type: 'BearerToken',
-      expires_at: soon(-10),
-      refresh_token: 'revoked-refresh-token-000000000',
-      refresh_token_expires_at: soon(86_400),
-      grant: 'authorization_code',
-      obtained_at: new Date().toISOString(),
-    });
+    plantRecord(configDir, staleRecordWithRevokedRefreshToken());
     const r = await runCli(['token', '--json'], { env: demoEnv(serve.baseUrl, configDir) });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -143,16 +145,7 @@ describe('stored tokens are used only where they belong', () => {
 
   test('without credentials to fall back on, the refused refresh token is exit 3', async () => {
     const configDir = tempDir();
-    plantRecord(configDir, {
-      base_url: serve.baseUrl,
-      client_id: 'demo-client',
-      access_token: 'expired-access-token-0000000000',
-      token_type: 'BearerToken',
-      expires_at: soon(-10),
-      refresh_token: 'revoked-refresh-token-000000000',
-      grant: 'authorization_code',
-      obtained_at: new Date().toISOString(),
-    });
+    plantRecord(configDir, staleRecordWithRevokedRefreshToken());
     const env = {
       ...demoEnv(serve.baseUrl, configDir),
       TOKENCLI_EMAIL: undefined,
