@@ -5,6 +5,7 @@
 import { type Command, CommanderError } from 'commander';
 import { ExitCode, TokencliError } from '../errors.js';
 import type { GlobalOptions } from './context.js';
+import { createDeps, type DepsOverrides } from './deps.js';
 import { type IO, processIO } from './io.js';
 import { buildProgram } from './program.js';
 import { sanitizeText } from './sanitize.js';
@@ -21,7 +22,15 @@ function rootOf(command: Command): Command {
   return c;
 }
 
-export async function main(argv: string[], io: IO = processIO()): Promise<number> {
+/**
+ * Runs one command line. `overrides` lets in-process tests replace the clock, the browser opener,
+ * the prompt or the HTTP transport (see deps.ts); the CLI passes none.
+ */
+export async function main(
+  argv: string[],
+  io: IO = processIO(),
+  overrides: DepsOverrides = {},
+): Promise<number> {
   const controller = new AbortController();
   let verbose = argv.includes('--verbose');
   const onSigint = () => {
@@ -34,7 +43,7 @@ export async function main(argv: string[], io: IO = processIO()): Promise<number
     (command) => {
       const globals = rootOf(command).opts() as GlobalOptions;
       verbose = globals.verbose;
-      return { io, globals, signal: controller.signal };
+      return createDeps({ io, globals, signal: controller.signal }, overrides);
     },
     {
       writeOut: (s) => io.stdout.write(s),

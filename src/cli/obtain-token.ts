@@ -3,19 +3,14 @@
  * logged in". Runs under a per-profile lock so parallel invocations make one network exchange:
  * whoever waits re-reads the store first and finds the fresh token.
  */
-import { join } from 'node:path';
 import { NotLoggedInError, UsageError } from '../errors.js';
-import { withFileLock } from '../fs/lock.js';
 import { GrantType, type TokenSource } from '../oauth/types.js';
-import type { CredentialStore, TokenRecord } from '../store/types.js';
-import type { CommandContext } from './context.js';
+import type { TokenRecord } from '../store/types.js';
+import type { Deps, ServiceCoordinates } from './deps.js';
 import { findSecret, missingSecret } from './secrets.js';
-import { resolveClientSecret, serviceClient } from './service.js';
-import type { Settings } from './settings.js';
 import { recordMatches, toRecord } from './token-record.js';
 
 export interface ObtainOptions {
-  service: { baseUrl: string; clientId: string };
   minTtlSeconds: number;
   force: boolean;
   save: boolean;
@@ -32,7 +27,7 @@ export interface Obtained {
 /** A stored token usable as it is: same service, at least `minTtl` seconds left. */
 export function freshRecord(
   record: TokenRecord | undefined,
-  service: { baseUrl: string; clientId: string },
+  service: ServiceCoordinates,
   minTtlSeconds: number,
   now: Date,
 ): TokenRecord | undefined {
@@ -42,7 +37,7 @@ export function freshRecord(
 
 function usableRefreshToken(
   record: TokenRecord | undefined,
-  service: ObtainOptions['service'],
+  service: ServiceCoordinates,
   now: Date,
 ): string | undefined {
   if (!recordMatches(record, service.baseUrl, service.clientId) || !record.refresh_token) return undefined;
@@ -51,45 +46,28 @@ function usableRefreshToken(
   return record.refresh_token;
 }
 
-export function tokenLockPath(settings: Settings): string {
-  return join(settings.configDir, 'locks', `${settings.profile}.lock`);
+/** Steps 1–4 of `tokencli token` under the profile lock; step 1 again once the lock is held. */
+export function obtainToken(deps: Deps, options: ObtainOptions): Promise<Obtained> {
+  return deps.withProfileLock(() => obtainUnlocked(deps, options));
 }
 
-export async function obtainToken(
-  ctx: CommandContext,
-  settings: Settings,
-  store: CredentialStore,
-  options: ObtainOptions,
-): Promise<Obtained> {
-  // Nothing persists with the `none` store, so there is nothing for other processes to share.
-  if (store.kind === 'none') return obtainUnlocked(ctx, settings, store, options);
-  return withFileLock(tokenLockPath(settings), () => obtainUnlocked(ctx, settings, store, options), {
-    timeoutMs: settings.timeoutMs * 3 + 10_000,
-    signal: ctx.signal,
-  });
-}
-
-async function obtainUnlocked(
-  ctx: CommandContext,
-  settings: Settings,
-  store: CredentialStore,
-  options: ObtainOptions,
-): Promise<Obtained> {
-  const { service, save } = options;
+async function obtainUnlocked(deps: Deps, options: ObtainOptions): Promise<Obtained> {
+  const { save } = options;
+  const [settings, service, store] = await Promise.all([deps.settings(), deps.service(), deps.store()]);
   const stored = await store.getTokens(settings.profile);
   if (!options.force) {
-    const fresh = freshRecord(stored, service, options.minTtlSeconds, new Date());
+    const fresh = freshRecord(stored, service, options.minTtlSeconds, deps.now());
     if (fresh) return { record: fresh, source: 'cache' };
   }
   const { requestToken } = await import('../oauth/token-request.js');
   const { ServiceError } = await import('../oauth/service-error.js');
-  const requestOptions = { endOtherSessions: options.endOtherSessions, signal: ctx.signal };
+  const requestOptions = { endOtherSessions: options.endOtherSessions, signal: deps.signal };
   const keep = async (record: TokenRecord) => {
     if (save) await store.setTokens(settings.profile, record);
     return record;
   };
 
-  const refreshToken = usableRefreshToken(stored, service, new Date());
+  const refreshToken = usableRefreshToken(stored, service, deps.now());
   const email = settings.email;
   const passwordSource = {
     label: 'password',
@@ -97,7 +75,7 @@ async function obtainUnlocked(
     envVar: 'TOKENCLI_PASSWORD',
     fromStdin: options.passwordFromStdin,
   };
-  const canUsePassword = email !== undefined || options.passwordFromStdin || !!ctx.io.env.TOKENCLI_PASSWORD;
+  const canUsePassword = email !== undefined || options.passwordFromStdin || !!deps.io.env.TOKENCLI_PASSWORD;
   if (!refreshToken && !canUsePassword) {
     throw new NotLoggedInError(
       `not logged in (profile "${settings.profile}")`,
@@ -105,8 +83,7 @@ async function obtainUnlocked(
     );
   }
 
-  const clientSecret = await resolveClientSecret(ctx, store, settings.profile, options.clientSecretFromStdin);
-  const client = serviceClient(settings, ctx, service, clientSecret);
+  const client = await deps.client(await deps.clientSecret(options.clientSecretFromStdin));
 
   if (refreshToken) {
     try {
@@ -115,28 +92,28 @@ async function obtainUnlocked(
         { grant_type: GrantType.refreshToken, refresh_token: refreshToken },
         requestOptions,
       );
-      const now = new Date();
+      const now = deps.now();
       const record = toRecord(tokens, { ...service, grant: 'refresh_token', now, previous: stored });
       return { record: await keep(record), source: 'refresh_token' };
     } catch (error) {
       // The service refused the refresh token (revoked, expired early): fall through to step 3.
       if (!(error instanceof ServiceError) || error.exitCode !== 3 || !canUsePassword) throw error;
-      if (ctx.globals.verbose)
-        ctx.io.stderr.write(`refresh refused (${error.message}); trying client credentials\n`);
+      if (deps.globals.verbose)
+        deps.io.stderr.write(`refresh refused (${error.message}); trying client credentials\n`);
     }
   }
 
   if (email === undefined) {
     throw new UsageError('a password was given but no email', 'pass --email or set TOKENCLI_EMAIL');
   }
-  const password = await findSecret(ctx, passwordSource);
+  const password = await findSecret(deps, passwordSource);
   if (password === undefined) throw missingSecret(passwordSource);
   const tokens = await requestToken(
     client,
     { grant_type: GrantType.clientCredentials, email, password },
     requestOptions,
   );
-  const record = toRecord(tokens, { ...service, grant: 'client_credentials', now: new Date() });
+  const record = toRecord(tokens, { ...service, grant: 'client_credentials', now: deps.now() });
   if (record.email === undefined) record.email = email;
   return { record: await keep(record), source: 'client_credentials' };
 }

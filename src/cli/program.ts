@@ -7,9 +7,10 @@ import { VERSION } from '../version.js';
 // `token` runs before every API call in scripts, so its (light) module graph is loaded up front
 // and bundled into the entry chunk; every other command is imported only when it runs.
 import * as tokenCommand from './commands/token.js';
-import type { CommandContext, GlobalOptions } from './context.js';
+import type { Deps } from './deps.js';
 
-export type ContextFactory = (command: Command) => CommandContext;
+/** Builds the dependencies object a command runs with (see deps.ts). */
+export type DepsFactory = (command: Command) => Deps;
 
 const examples = (lines: string[]): string => `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
 
@@ -18,7 +19,7 @@ export interface ProgramOutput {
   writeErr(text: string): void;
 }
 
-export function buildProgram(makeContext: ContextFactory, output: ProgramOutput): Command {
+export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Command {
   // exitOverride and output must be set before subcommands are added: commander copies them then.
   const program = new Command('tokencli')
     .exitOverride()
@@ -54,15 +55,15 @@ export function buildProgram(makeContext: ContextFactory, output: ProgramOutput)
     );
 
   const action =
-    (load: () => Promise<{ run: (opts: never, ctx: CommandContext, ...args: never[]) => Promise<void> }>) =>
+    (load: () => Promise<{ run: (opts: never, deps: Deps, ...args: never[]) => Promise<void> }>) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const opts = command.opts();
       const positional = args.slice(0, -2);
       const { run } = await load();
-      await (run as (o: unknown, c: CommandContext, ...a: unknown[]) => Promise<void>)(
+      await (run as (o: unknown, d: Deps, ...a: unknown[]) => Promise<void>)(
         opts,
-        makeContext(command),
+        makeDeps(command),
         ...positional,
       );
     };
@@ -214,9 +215,4 @@ export function buildProgram(makeContext: ContextFactory, output: ProgramOutput)
     .action(action(() => import('./commands/completion.js')));
 
   return program;
-}
-
-/** The global flags, read from the root command whichever subcommand ran. */
-export function globalOptions(command: Command): GlobalOptions {
-  return command.optsWithGlobals() as GlobalOptions;
 }

@@ -16,6 +16,11 @@ export interface SecretSource {
   fromStdin: boolean;
 }
 
+/** A command's context plus the prompt to ask on (the deps object of `deps.ts`). */
+export interface SecretContext extends CommandContext {
+  promptHidden(prompt: string): Promise<string>;
+}
+
 const MAX_STDIN_BYTES = 64 * 1024;
 
 /** Reads all of stdin as one secret: one trailing newline removed, nothing else touched. */
@@ -76,12 +81,12 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
  * undefined when none is available and stdin is not a terminal, so callers decide whether that
  * is a usage error (see `missingSecret`) or a fall-through.
  */
-export async function findSecret(ctx: CommandContext, source: SecretSource): Promise<string | undefined> {
+export async function findSecret(ctx: SecretContext, source: SecretSource): Promise<string | undefined> {
   if (source.fromStdin) return readStdinSecret(ctx, source.label, source.stdinFlag);
   const fromEnv = ctx.io.env[source.envVar];
   if (fromEnv) return fromEnv;
   if (ctx.io.stdinIsTTY) {
-    const typed = await promptHidden(ctx, `${source.label[0]?.toUpperCase()}${source.label.slice(1)}: `);
+    const typed = await ctx.promptHidden(`${source.label[0]?.toUpperCase()}${source.label.slice(1)}: `);
     if (typed === '') throw new UsageError(`no ${source.label} entered`);
     return typed;
   }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
+import { createDeps } from '../deps.js';
 import { buildProgram } from '../program.js';
 
 interface CommandWords {
@@ -95,6 +96,6 @@ export async function run(
   if (!Object.hasOwn(generators, shell) || !generate) {
     throw new UsageError(`unsupported shell "${shell}"`, 'use bash, zsh or fish');
   }
-  const program = buildProgram(() => ctx, { writeOut: () => {}, writeErr: () => {} });
+  const program = buildProgram(() => createDeps(ctx), { writeOut: () => {}, writeErr: () => {} });
   ctx.io.stdout.write(generate(describe(program)));
 }

@@ -6,10 +6,9 @@
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../errors.js';
 import { configPath, type ProfileConfig, writeConfig } from '../config-file.js';
-import type { CommandContext } from '../context.js';
+import { clientSecretSource, type Deps } from '../deps.js';
 import { findSecret } from '../secrets.js';
-import { clientSecretSource, openCredentialStore } from '../service.js';
-import { checkBaseUrl, resolveSettings } from '../settings.js';
+import { checkBaseUrl } from '../settings.js';
 import { note } from '../token-output.js';
 
 export interface ConfigureOptions {
@@ -19,12 +18,8 @@ export interface ConfigureOptions {
   secret: boolean;
 }
 
-async function ask(
-  ctx: CommandContext,
-  question: string,
-  current: string | undefined,
-): Promise<string | undefined> {
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
+async function ask(deps: Deps, question: string, current: string | undefined): Promise<string | undefined> {
+  const rl = createInterface({ input: deps.io.stdin, output: deps.io.stderr });
   try {
     const answer = (await rl.question(current ? `${question} [${current}]: ` : `${question}: `)).trim();
     return answer || current;
@@ -34,12 +29,12 @@ async function ask(
 }
 
 async function required(
-  ctx: CommandContext,
+  deps: Deps,
   value: string | undefined,
   question: string,
   flag: string,
 ): Promise<string> {
-  const answer = value ?? (ctx.io.stdinIsTTY ? await ask(ctx, question, undefined) : undefined);
+  const answer = value ?? (deps.io.stdinIsTTY ? await ask(deps, question, undefined) : undefined);
   if (!answer) throw new UsageError(`no ${question.toLowerCase()} given`, `pass ${flag}`);
   return answer;
 }
@@ -60,46 +55,46 @@ function checkRedirectUri(raw: string): string {
   return url.href;
 }
 
-export async function run(options: ConfigureOptions, ctx: CommandContext): Promise<void> {
+export async function run(options: ConfigureOptions, deps: Deps): Promise<void> {
   if (options.clientSecretStdin && options.secret === false) {
     throw new UsageError('--client-secret-stdin and --no-secret contradict each other');
   }
-  const settings = await resolveSettings(ctx, { redirectUri: options.redirectUri });
+  const settings = await deps.settings({ redirectUri: options.redirectUri });
   const existing: ProfileConfig = settings.config.profiles[settings.profile] ?? {};
 
   const baseUrl = checkBaseUrl(
-    await required(ctx, settings.baseUrl, 'Base URL', '--base-url or set TOKENCLI_BASE_URL'),
+    await required(deps, settings.baseUrl, 'Base URL', '--base-url or set TOKENCLI_BASE_URL'),
     'base URL',
   );
   const clientId = await required(
-    ctx,
+    deps,
     settings.clientId,
     'Client id',
     '--client-id or set TOKENCLI_CLIENT_ID',
   );
   const profile: ProfileConfig = { ...existing, base_url: baseUrl, client_id: clientId };
   if (options.redirectUri) profile.redirect_uri = checkRedirectUri(options.redirectUri);
-  if (ctx.globals.store) profile.store = ctx.globals.store;
+  if (deps.globals.store) profile.store = deps.globals.store;
 
   // Read the secret before writing anything, so a failed read leaves the profile as it was.
   let secret: string | undefined;
   if (options.secret !== false) {
-    secret = await findSecret(ctx, clientSecretSource(options.clientSecretStdin === true));
+    secret = await findSecret(deps, clientSecretSource(options.clientSecretStdin === true));
   }
 
   settings.config.profiles[settings.profile] = profile;
   await writeConfig(settings.configDir, settings.config);
-  note(ctx, `Saved profile "${settings.profile}" to ${configPath(settings.configDir)}.`);
+  note(deps, `Saved profile "${settings.profile}" to ${configPath(settings.configDir)}.`);
 
   if (secret !== undefined && settings.storeKind === 'none') {
-    note(ctx, 'The client secret was not saved: the store is "none".');
+    note(deps, 'The client secret was not saved: the store is "none".');
   } else if (secret !== undefined) {
-    const store = await openCredentialStore(settings, ctx);
+    const store = await deps.store();
     await store.setClientSecret(settings.profile, secret);
-    note(ctx, `Saved the client secret in the ${store.kind} store (${store.location}).`);
+    note(deps, `Saved the client secret in the ${store.kind} store (${store.location}).`);
   } else if (options.secret !== false) {
     note(
-      ctx,
+      deps,
       'No client secret saved: pipe it to --client-secret-stdin, or set TOKENCLI_CLIENT_SECRET when running.',
     );
   }

@@ -3,12 +3,10 @@
  * the token is approved and unexpired (SPEC.md §2.6).
  */
 import { ExitCode, NotLoggedInError, TokencliError } from '../../errors.js';
-import type { CommandContext } from '../context.js';
+import type { Deps } from '../deps.js';
 import { renderInfoTable } from '../info-table.js';
 import { colorEnabled } from '../io.js';
 import { readStdinSecret } from '../secrets.js';
-import { httpSettings, openCredentialStore } from '../service.js';
-import { requireService, resolveSettings } from '../settings.js';
 import { recordMatches } from '../token-record.js';
 
 export interface InfoOptions {
@@ -17,14 +15,14 @@ export interface InfoOptions {
   json?: boolean;
 }
 
-export async function run(options: InfoOptions, ctx: CommandContext): Promise<void> {
-  const settings = await resolveSettings(ctx);
-  const service = requireService(settings);
+export async function run(options: InfoOptions, deps: Deps): Promise<void> {
+  const settings = await deps.settings();
+  const service = await deps.service();
   let accessToken: string;
   if (options.tokenStdin) {
-    accessToken = (await readStdinSecret(ctx, 'access token', '--token-stdin')).trim();
+    accessToken = (await readStdinSecret(deps, 'access token', '--token-stdin')).trim();
   } else {
-    const store = await openCredentialStore(settings, ctx);
+    const store = await deps.store();
     const record = await store.getTokens(settings.profile);
     if (!recordMatches(record, service.baseUrl, service.clientId)) {
       throw new NotLoggedInError(
@@ -36,21 +34,17 @@ export async function run(options: InfoOptions, ctx: CommandContext): Promise<vo
   }
 
   const { fetchTokenInfo } = await import('../../oauth/tokeninfo.js');
-  const info = await fetchTokenInfo(
-    { baseUrl: service.baseUrl, clientId: service.clientId, http: httpSettings(settings, ctx) },
-    accessToken,
-    { signal: ctx.signal },
-  );
+  const info = await fetchTokenInfo(await deps.client(), accessToken, { signal: deps.signal });
 
   if (options.json) {
-    ctx.io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    deps.io.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
   } else {
-    const color = colorEnabled(ctx.io, 'stdout', !ctx.globals.color);
+    const color = colorEnabled(deps.io, 'stdout', !deps.globals.color);
     const { Chalk } = await import('chalk');
     const chalk = new Chalk({ level: color ? 1 : 0 });
     const paint = { ok: chalk.green, bad: chalk.red, dim: chalk.dim };
-    ctx.io.stdout.write(
-      `${renderInfoTable(info, { showTokens: options.showTokens === true, now: new Date(), paint })}\n`,
+    deps.io.stdout.write(
+      `${renderInfoTable(info, { showTokens: options.showTokens === true, now: deps.now(), paint })}\n`,
     );
   }
 

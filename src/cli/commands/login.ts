@@ -8,10 +8,7 @@ import { UsageError } from '../../errors.js';
 import type { AuthorizationGrant } from '../../login/login-flow.js';
 import { GrantType } from '../../oauth/types.js';
 import type { TokenRecord } from '../../store/types.js';
-import type { CommandContext } from '../context.js';
-import { tokenLockPath } from '../obtain-token.js';
-import { openCredentialStore, resolveClientSecret, serviceClient } from '../service.js';
-import { requireService, resolveSettings } from '../settings.js';
+import type { Deps } from '../deps.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 import { toRecord } from '../token-record.js';
 
@@ -43,48 +40,34 @@ function stopIfInterrupted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
 }
 
-export async function run(options: LoginOptions, ctx: CommandContext): Promise<void> {
+export async function run(options: LoginOptions, deps: Deps): Promise<void> {
   const timeoutMs = parseLoginTimeout(options.timeoutLogin);
-  const settings = await resolveSettings(ctx, { redirectUri: options.redirectUri });
-  const service = requireService(settings);
-  const store = await openCredentialStore(settings, ctx);
-  const clientSecret = await resolveClientSecret(
-    ctx,
-    store,
-    settings.profile,
-    options.clientSecretStdin === true,
-  );
-  const client = serviceClient(settings, ctx, service, clientSecret);
-  const [{ runLoginFlow }, { openBrowser }, { requestToken }, { withFileLock }] = await Promise.all([
+  const settings = await deps.settings({ redirectUri: options.redirectUri });
+  const service = await deps.service();
+  const store = await deps.store();
+  const client = await deps.client(await deps.clientSecret(options.clientSecretStdin === true));
+  const [{ runLoginFlow }, { requestToken }] = await Promise.all([
     import('../../login/login-flow.js'),
-    import('../../login/open-browser.js'),
     import('../../oauth/token-request.js'),
-    import('../../fs/lock.js'),
   ]);
 
-  const warn = (line: string) => note(ctx, `warning: ${line}`);
+  const warn = (line: string) => note(deps, `warning: ${line}`);
   const exchange = async (grant: AuthorizationGrant) => {
     // At once and exactly once: the code is valid for 20 s and a single use (SPEC.md §1 rule 3).
     const tokens = await requestToken(
       client,
       { grant_type: GrantType.authorizationCode, ...grant },
-      { endOtherSessions: options.endOtherSessions === true, signal: ctx.signal },
+      { endOtherSessions: options.endOtherSessions === true, signal: deps.signal },
     );
     const record: TokenRecord = toRecord(tokens, {
       ...service,
       grant: 'authorization_code',
-      now: new Date(),
+      now: deps.now(),
     });
     record.redirect_uri ??= grant.redirect_uri;
-    stopIfInterrupted(ctx.signal);
-    const save = () => store.setTokens(settings.profile, record);
+    stopIfInterrupted(deps.signal);
     // The profile lock keeps a concurrent `tokencli token` refresh from overwriting the new login.
-    if (store.kind === 'none') await save();
-    else
-      await withFileLock(tokenLockPath(settings), save, {
-        timeoutMs: settings.timeoutMs * 3 + 10_000,
-        signal: ctx.signal,
-      });
+    await deps.withProfileLock(() => store.setTokens(settings.profile, record));
     const who = record.email ? ` as ${record.email}` : '';
     return { result: record, summary: `You are logged in${who}.` };
   };
@@ -99,18 +82,18 @@ export async function run(options: LoginOptions, ctx: CommandContext): Promise<v
       timeoutMs,
     },
     {
-      showUrl: (url) => ctx.io.stderr.write(`  ${url}\n`),
-      info: (line) => note(ctx, line),
+      showUrl: (url) => deps.io.stderr.write(`  ${url}\n`),
+      info: (line) => note(deps, line),
       warn,
-      openBrowser: options.browser ? (url) => openBrowser(url, { env: ctx.io.env, warn }) : undefined,
+      openBrowser: options.browser ? (url) => deps.openBrowser(url, warn) : undefined,
       // The paste fallback needs a person at a terminal; piped stdin (a secret, /dev/null) is not one.
-      pasteInput: ctx.io.stdinIsTTY && !options.clientSecretStdin ? ctx.io.stdin : undefined,
-      signal: ctx.signal,
+      pasteInput: deps.io.stdinIsTTY && !options.clientSecretStdin ? deps.io.stdin : undefined,
+      signal: deps.signal,
     },
     exchange,
   );
 
-  if (options.json) printTokenJson(ctx, record, settings.profile, 'authorization_code');
+  if (options.json) printTokenJson(deps, record, settings.profile, 'authorization_code');
   const who = record.email ? ` as ${record.email}` : '';
-  note(ctx, `Logged in${who} (profile ${settings.profile}). ${expirySummary(record)}`);
+  note(deps, `Logged in${who} (profile ${settings.profile}). ${expirySummary(record)}`);
 }

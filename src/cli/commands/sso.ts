@@ -13,11 +13,8 @@ import { inspectSamlDocument } from '../../saml/inspect-document.js';
 import { readInput } from '../../saml/read-input.js';
 import { signAssertion } from '../../saml/sign-assertion.js';
 import type { TokenRecord } from '../../store/types.js';
-import type { CommandContext } from '../context.js';
-import { tokenLockPath } from '../obtain-token.js';
+import type { Deps } from '../deps.js';
 import { assertOneStdinReader } from '../secrets.js';
-import { openCredentialStore, resolveClientSecret, serviceClient } from '../service.js';
-import { requireService, resolveSettings } from '../settings.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 import { toRecord } from '../token-record.js';
 
@@ -102,7 +99,7 @@ async function signingKeys(options: SsoOptions) {
 /** The form field and its base64 value, read, checked and (with --sign-key) signed. */
 async function prepareSaml(
   options: SsoOptions,
-  ctx: CommandContext,
+  deps: Deps,
   audience: () => string,
 ): Promise<{ field: SamlField; value: string; email?: string }> {
   const keys = await signingKeys(options);
@@ -132,7 +129,11 @@ async function prepareSaml(
   const flag = asResponse ? '--saml-response' : '--saml-assertion';
   const path = (asResponse ? options.samlResponse : options.samlAssertion) ?? '-';
   const label = path === '-' ? 'stdin' : path;
-  const raw = await readInput(path, ctx.io.stdin, { flag, maxBytes: MAX_RAW_SAML_BYTES, what: 'SAML input' });
+  const raw = await readInput(path, deps.io.stdin, {
+    flag,
+    maxBytes: MAX_RAW_SAML_BYTES,
+    what: 'SAML input',
+  });
   let value = encodeSamlInput(raw, { maxBytes: DEFAULT_MAX_SAML_BYTES, label });
   const xml = Buffer.from(value, 'base64').toString('utf8');
   const facts = inspectSamlDocument(xml, label);
@@ -146,54 +147,43 @@ async function prepareSaml(
     value = Buffer.from(signAssertion(xml, keys)).toString('base64');
   } else if (!facts.assertionSigned) {
     note(
-      ctx,
+      deps,
       `warning: the assertion in ${label} is not signed; the service will likely refuse it (sign it with --sign-key)`,
     );
   }
   return { field: asResponse ? 'SAMLResponse' : 'SAMLAssertion', value };
 }
 
-export async function run(options: SsoOptions, ctx: CommandContext): Promise<void> {
+export async function run(options: SsoOptions, deps: Deps): Promise<void> {
   checkFlags(options);
-  const settings = await resolveSettings(ctx);
-  const service = requireService(settings);
+  const settings = await deps.settings();
+  const service = await deps.service();
   // A built assertion is addressed to this service unless --audience says otherwise.
-  const saml = await prepareSaml(options, ctx, () => options.audience ?? service.baseUrl);
+  const saml = await prepareSaml(options, deps, () => options.audience ?? service.baseUrl);
 
-  const store = await openCredentialStore(settings, ctx);
-  const clientSecret = await resolveClientSecret(
-    ctx,
-    store,
-    settings.profile,
-    options.clientSecretStdin === true,
-  );
+  const store = await deps.store();
+  const clientSecret = await deps.clientSecret(options.clientSecretStdin === true);
   const { requestToken } = await import('../../oauth/token-request.js');
   const grant: GrantRequest =
     saml.field === 'SAMLResponse'
       ? { grant_type: GrantType.saml2Bearer, SAMLResponse: saml.value }
       : { grant_type: GrantType.saml2Bearer, SAMLAssertion: saml.value };
-  const tokens = await requestToken(serviceClient(settings, ctx, service, clientSecret), grant, {
+  const tokens = await requestToken(await deps.client(clientSecret), grant, {
     endOtherSessions: options.endOtherSessions === true,
-    signal: ctx.signal,
+    signal: deps.signal,
   });
-  const record: TokenRecord = toRecord(tokens, { ...service, grant: 'saml2-bearer', now: new Date() });
+  const record: TokenRecord = toRecord(tokens, { ...service, grant: 'saml2-bearer', now: deps.now() });
   if (record.email === undefined && saml.email !== undefined) record.email = saml.email;
-  if (ctx.signal.aborted) throw ctx.signal.reason;
+  if (deps.signal.aborted) throw deps.signal.reason;
 
   const keep = options.store && store.kind !== 'none';
-  if (keep) {
-    const { withFileLock } = await import('../../fs/lock.js');
-    // The profile lock keeps a concurrent `tokencli token` refresh from overwriting this record.
-    await withFileLock(tokenLockPath(settings), () => store.setTokens(settings.profile, record), {
-      timeoutMs: settings.timeoutMs * 3 + 10_000,
-      signal: ctx.signal,
-    });
-  }
+  // The profile lock keeps a concurrent `tokencli token` refresh from overwriting this record.
+  if (keep) await deps.withProfileLock(() => store.setTokens(settings.profile, record));
 
   // Like `tokencli token`, the result on stdout is the access token (or the JSON document).
-  if (options.json) printTokenJson(ctx, record, settings.profile, 'saml2-bearer');
-  else ctx.io.stdout.write(`${record.access_token}\n`);
+  if (options.json) printTokenJson(deps, record, settings.profile, 'saml2-bearer');
+  else deps.io.stdout.write(`${record.access_token}\n`);
   const who = record.email ? ` as ${record.email}` : '';
   const where = keep ? `stored in profile ${settings.profile}` : 'not stored';
-  note(ctx, `Signed in${who} with SSO (${where}). ${expirySummary(record)}`);
+  note(deps, `Signed in${who} with SSO (${where}). ${expirySummary(record)}`);
 }

@@ -1,8 +1,6 @@
 /** `tokencli status`: every known profile, its service, user, token expiries, and the store in use. */
-import type { CommandContext } from '../context.js';
+import type { Deps } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
-import { openCredentialStore } from '../service.js';
-import { resolveSettings } from '../settings.js';
 
 interface ProfileStatus {
   profile: string;
@@ -16,9 +14,9 @@ interface ProfileStatus {
   client_secret_stored: boolean;
 }
 
-export async function run(options: { json?: boolean }, ctx: CommandContext): Promise<void> {
-  const settings = await resolveSettings(ctx);
-  const store = await openCredentialStore(settings, ctx);
+export async function run(options: { json?: boolean }, deps: Deps): Promise<void> {
+  const settings = await deps.settings();
+  const store = await deps.store();
   const names = new Set([...Object.keys(settings.config.profiles), ...(await store.listProfiles())]);
   if (names.size === 0) names.add(settings.profile);
 
@@ -41,10 +39,10 @@ export async function run(options: { json?: boolean }, ctx: CommandContext): Pro
 
   if (options.json) {
     const document = { store: { kind: store.kind, location: store.location }, profiles };
-    ctx.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     return;
   }
-  const now = new Date();
+  const now = deps.now();
   const lines = [`store: ${store.kind} (${store.location})`];
   for (const p of profiles) {
     lines.push('', `${p.profile}${p.profile === settings.profile ? ' (current)' : ''}`);
@@ -59,5 +57,5 @@ export async function run(options: { json?: boolean }, ctx: CommandContext): Pro
     }
     lines.push(`  client secret  ${p.client_secret_stored ? 'stored' : 'not stored'}`);
   }
-  ctx.io.stdout.write(`${lines.join('\n')}\n`);
+  deps.io.stdout.write(`${lines.join('\n')}\n`);
 }

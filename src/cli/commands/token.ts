@@ -4,11 +4,9 @@
  * network, no prompt, and none of the protocol layer's modules are loaded.
  */
 import { UsageError } from '../../errors.js';
-import type { CommandContext } from '../context.js';
+import type { Deps } from '../deps.js';
 import { freshRecord, obtainToken } from '../obtain-token.js';
 import { assertOneStdinReader } from '../secrets.js';
-import { openCredentialStore } from '../service.js';
-import { requireService, resolveSettings } from '../settings.js';
 import { tokenJson } from '../token-record.js';
 
 export interface TokenOptions {
@@ -31,23 +29,22 @@ function parseMinTtl(raw: string): number {
   return seconds;
 }
 
-export async function run(options: TokenOptions, ctx: CommandContext): Promise<void> {
+export async function run(options: TokenOptions, deps: Deps): Promise<void> {
   assertOneStdinReader([
     [options.passwordStdin, '--password-stdin'],
     [options.clientSecretStdin, '--client-secret-stdin'],
   ]);
   const minTtlSeconds = parseMinTtl(options.minTtl);
-  const settings = await resolveSettings(ctx, { email: options.email });
-  const service = requireService(settings);
-  const store = await openCredentialStore(settings, ctx);
+  const settings = await deps.settings({ email: options.email });
+  const service = await deps.service();
+  const store = await deps.store();
 
   let obtained: Awaited<ReturnType<typeof obtainToken>> | undefined;
   if (!options.force) {
-    const cached = freshRecord(await store.getTokens(settings.profile), service, minTtlSeconds, new Date());
+    const cached = freshRecord(await store.getTokens(settings.profile), service, minTtlSeconds, deps.now());
     if (cached) obtained = { record: cached, source: 'cache' as const };
   }
-  obtained ??= await obtainToken(ctx, settings, store, {
-    service,
+  obtained ??= await obtainToken(deps, {
     minTtlSeconds,
     force: options.force === true,
     save: options.store,
@@ -58,10 +55,10 @@ export async function run(options: TokenOptions, ctx: CommandContext): Promise<v
 
   const { record, source } = obtained;
   if (options.json) {
-    ctx.io.stdout.write(
-      `${JSON.stringify(tokenJson(record, settings.profile, source, new Date()), null, 2)}\n`,
+    deps.io.stdout.write(
+      `${JSON.stringify(tokenJson(record, settings.profile, source, deps.now()), null, 2)}\n`,
     );
   } else {
-    ctx.io.stdout.write(`${record.access_token}\n`);
+    deps.io.stdout.write(`${record.access_token}\n`);
   }
 }

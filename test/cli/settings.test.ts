@@ -1,0 +1,141 @@
+/**
+ * Settings precedence, in-process through the deps object: flag > environment > profile in the
+ * config file > default (SPEC.md §2.1).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeConfig } from '../../src/cli/config-file.js';
+import type { GlobalOptions } from '../../src/cli/context.js';
+import { createDeps } from '../../src/cli/deps.js';
+import { createTestIO } from '../../src/cli/test-io.js';
+import { UsageError } from '../../src/errors.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function configDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'tokencli-settings-'));
+  dirs.push(dir);
+  await writeConfig(dir, {
+    profiles: {
+      default: {
+        base_url: 'https://profile.example',
+        client_id: 'profile-client',
+        redirect_uri: 'http://127.0.0.1:9000/profile',
+        email: 'profile@example.com',
+        store: 'file',
+        timeout: 7,
+      },
+      other: { base_url: 'https://other.example', client_id: 'other-client' },
+    },
+  });
+  return dir;
+}
+
+function depsWith(env: NodeJS.ProcessEnv, flags: Partial<GlobalOptions> = {}) {
+  const globals: GlobalOptions = { verbose: false, quiet: true, color: false, ...flags };
+  return createDeps({ io: createTestIO({ env }), globals, signal: new AbortController().signal });
+}
+
+describe('settings precedence', () => {
+  it('takes the profile over the defaults', async () => {
+    const dir = await configDir();
+    const settings = await depsWith({ TOKENCLI_CONFIG_DIR: dir }).settings();
+    expect(settings).toMatchObject({
+      profile: 'default',
+      baseUrl: 'https://profile.example',
+      clientId: 'profile-client',
+      redirectUri: 'http://127.0.0.1:9000/profile',
+      email: 'profile@example.com',
+      storeKind: 'file',
+      timeoutMs: 7000,
+    });
+  });
+
+  it('takes the environment over the profile', async () => {
+    const dir = await configDir();
+    const settings = await depsWith({
+      TOKENCLI_CONFIG_DIR: dir,
+      TOKENCLI_BASE_URL: 'https://env.example/',
+      TOKENCLI_CLIENT_ID: 'env-client',
+      TOKENCLI_REDIRECT_URI: 'http://127.0.0.1:9001/env',
+      TOKENCLI_EMAIL: 'env@example.com',
+      TOKENCLI_STORE: 'none',
+      TOKENCLI_TIMEOUT: '9',
+    }).settings();
+    expect(settings).toMatchObject({
+      baseUrl: 'https://env.example',
+      clientId: 'env-client',
+      redirectUri: 'http://127.0.0.1:9001/env',
+      email: 'env@example.com',
+      storeKind: 'none',
+      timeoutMs: 9000,
+    });
+  });
+
+  it('takes flags over the environment', async () => {
+    const dir = await configDir();
+    const deps = depsWith(
+      {
+        TOKENCLI_CONFIG_DIR: dir,
+        TOKENCLI_BASE_URL: 'https://env.example',
+        TOKENCLI_CLIENT_ID: 'env-client',
+        TOKENCLI_EMAIL: 'env@example.com',
+        TOKENCLI_STORE: 'none',
+        TOKENCLI_TIMEOUT: '9',
+        TOKENCLI_PROFILE: 'other',
+      },
+      {
+        baseUrl: 'https://flag.example',
+        clientId: 'flag-client',
+        store: 'file',
+        timeout: '3',
+        profile: 'default',
+      },
+    );
+    const settings = await deps.settings({ email: 'flag@example.com' });
+    expect(settings).toMatchObject({
+      profile: 'default',
+      baseUrl: 'https://flag.example',
+      clientId: 'flag-client',
+      email: 'flag@example.com',
+      storeKind: 'file',
+      timeoutMs: 3000,
+    });
+  });
+
+  it('picks the profile from TOKENCLI_PROFILE when no flag names one', async () => {
+    const dir = await configDir();
+    const settings = await depsWith({ TOKENCLI_CONFIG_DIR: dir, TOKENCLI_PROFILE: 'other' }).settings();
+    expect(settings).toMatchObject({ profile: 'other', baseUrl: 'https://other.example', email: undefined });
+  });
+
+  it('falls back to the defaults with no config file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tokencli-settings-'));
+    dirs.push(dir);
+    const settings = await depsWith({ TOKENCLI_CONFIG_DIR: dir }).settings();
+    expect(settings).toMatchObject({
+      profile: 'default',
+      baseUrl: undefined,
+      clientId: undefined,
+      redirectUri: 'http://127.0.0.1:8765/callback',
+      storeKind: undefined,
+      timeoutMs: 30_000,
+    });
+  });
+
+  it('names the source of a bad value, and asks for the service only when it is missing', async () => {
+    const dir = await configDir();
+    const bad = depsWith({ TOKENCLI_CONFIG_DIR: dir, TOKENCLI_TIMEOUT: 'soon' });
+    await expect(bad.settings()).rejects.toThrow('TOKENCLI_TIMEOUT: "soon" is not a timeout in seconds');
+    const empty = await mkdtemp(join(tmpdir(), 'tokencli-settings-'));
+    dirs.push(empty);
+    const missing = depsWith({ TOKENCLI_CONFIG_DIR: empty });
+    await expect(missing.service()).rejects.toBeInstanceOf(UsageError);
+    await expect(missing.service()).rejects.toThrow('no base URL for profile "default"');
+  });
+});
