@@ -5,8 +5,8 @@
  *
  * Built per call, not per process: EnvHttpProxyAgent reads the proxy variables when it is
  * constructed, and a fresh agent closed after the call leaves no keep-alive socket holding the
- * CLI's event loop open. Tests pass their own dispatcher (`HttpSettings.dispatcher`, e.g. a
- * MockAgent); that one is used as it is and never closed here.
+ * CLI's event loop open. A caller's own transport (`HttpSettings.transport`, e.g. a MockAgent
+ * through `undiciTransport`) is used as it is and never closed here.
  */
 import type { Dispatcher } from 'undici';
 import type { HttpSettings } from '../oauth/types.js';
@@ -30,9 +30,7 @@ export function wholeMs(ms: number): number {
 }
 
 export async function dispatcherFor(settings: HttpSettings): Promise<CallDispatcher> {
-  if (settings.dispatcher !== undefined && settings.dispatcher !== null) {
-    return { dispatcher: undiciTransport(settings.dispatcher as Dispatcher), close: async () => {} };
-  }
+  if (settings.transport !== undefined) return { dispatcher: settings.transport, close: async () => {} };
   // Read the CA files before loading undici: a bad --ca-file is a usage error either way.
   const ca = loadCaCertificates(settings.caFile);
   if (!proxyConfigured()) {
@@ -57,8 +55,8 @@ export async function dispatcherFor(settings: HttpSettings): Promise<CallDispatc
   };
 }
 
-/** An undici Dispatcher seen through the Transport shape request.ts uses. */
-function undiciTransport(dispatcher: Dispatcher): Transport {
+/** An undici Dispatcher (an Agent, a MockAgent) seen through the Transport shape request.ts uses. */
+export function undiciTransport(dispatcher: Dispatcher): Transport {
   return {
     async request(request) {
       const response = await dispatcher.request(request);

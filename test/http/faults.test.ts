@@ -1,12 +1,14 @@
 /**
  * Faults in the middle of a response. A real loopback server produces them (a socket destroyed
  * after half a body, a body trickled byte by byte past the deadline); undici's MockAgent is used
- * only to show that an injected dispatcher (HttpSettings.dispatcher) is used as given and left open.
+ * only to show that an injected transport (HttpSettings.transport) is used as given and left open.
  */
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hintFor } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
+import { undiciTransport } from '../../src/http/dispatcher.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
 import { type LoopbackServer, startServer, testHttp } from './loopback-server.js';
@@ -84,7 +86,7 @@ describe('answers that are not HTTP', () => {
           `^the answer from ${origin.replace(/[.]/g, '\\.')} is not valid HTTP( \\(HPE_[A-Z_]+\\)|: .+)$`,
         ),
       );
-      expect((error as NetworkError).hint).toMatch(/scheme and port/);
+      expect(hintFor(error as NetworkError)).toMatch(/scheme and port/);
       expect(http.slept).toStrictEqual([]);
     } finally {
       for (const socket of sockets) socket.destroy();
@@ -102,7 +104,7 @@ describe('answers that are not HTTP', () => {
   });
 });
 
-describe('an injected dispatcher', () => {
+describe('an injected transport', () => {
   it('is used as given (no network) and not closed after the call', async () => {
     const agent = new MockAgent();
     agent.disableNetConnect();
@@ -111,7 +113,7 @@ describe('an injected dispatcher', () => {
     pool
       .intercept({ path: '/api/v2/oauth/tokeninfo', method: 'GET' })
       .replyWithError(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
-    const http = testHttp({ dispatcher: agent });
+    const http = testHttp({ transport: undiciTransport(agent) });
     const url = new URL('https://gw.example/api/v2/oauth/tokeninfo');
     const res = await sendRequest(http, { method: 'GET', url, retry: true });
     expect(res.body).toBe('{"status":"approved"}');

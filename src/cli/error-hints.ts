@@ -1,0 +1,212 @@
+/**
+ * The one table that turns an error's stable `code` / `reason` (+ its details and the request
+ * context) into the `hint:` line a person at a terminal can act on, naming this CLI's flags,
+ * environment variables and commands (npm/cli's error-message table is the model). Layers below
+ * `src/cli/` never name them; see src/errors.ts.
+ *
+ * Service errors: the service's codes (SPEC.md §1, RFC 6749 §5.2, RFC 6750 §3.1), refined by the
+ * grant that was tried and the endpoint that answered.
+ */
+import type { TokencliError } from '../errors.js';
+import type { NetworkError } from '../http/network-error.js';
+import type { ServiceError } from '../oauth/service-error.js';
+import { GrantType, type GrantTypeValue } from '../oauth/types.js';
+
+type Details = TokencliError['details'];
+type Endpoint = 'token' | 'tokeninfo' | undefined;
+
+const VERBOSE = 'run again with --verbose to see what was sent (secrets redacted)';
+const CLIENT_CREDENTIALS =
+  'check the client id and client secret (tokencli configure, or TOKENCLI_CLIENT_ID and TOKENCLI_CLIENT_SECRET)';
+const USER_CREDENTIALS =
+  'check the email and password (--email or TOKENCLI_EMAIL, --password-stdin or TOKENCLI_PASSWORD)';
+const NEW_ACCESS_TOKEN =
+  'the access token is invalid, expired or revoked; get a new one with tokencli token or tokencli login';
+
+/** The hint for subcode 018 (SPEC.md §1 rule 10). */
+export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to end your other sessions';
+
+/** Where the endpoint that answered lives; tokeninfo's errors must not name the token endpoint. */
+function baseUrlHint(endpoint: Endpoint): string {
+  const [name, path] = endpoint === 'tokeninfo' ? ['tokeninfo', '/v2/oauth/tokeninfo'] : ['token', '/v2/oauth/token'];
+  return `check the base URL (--base-url, TOKENCLI_BASE_URL): the ${name} endpoint is <base URL>${path}`;
+}
+
+const GRANT_NAMES: Record<GrantTypeValue, string> = {
+  authorization_code: 'authorization code (tokencli login)',
+  refresh_token: 'refresh token',
+  client_credentials: 'client credentials (email and password)',
+  'urn:ietf:params:oauth:client-assertion-type:saml2-bearer': 'SAML bearer (tokencli sso)',
+};
+
+function invalidGrantHint(grant: GrantTypeValue | undefined): string {
+  switch (grant) {
+    case GrantType.authorizationCode:
+      return 'an authorization code is valid once and for 20 seconds; run tokencli login again';
+    case GrantType.refreshToken:
+      return 'the refresh token is invalid, expired or revoked; run tokencli login';
+    case GrantType.clientCredentials:
+      return USER_CREDENTIALS;
+    case GrantType.saml2Bearer:
+      return "check the SAML document: signed with the application's registered key, the right issuer and audience, within its validity window, and not used before";
+    default:
+      return VERBOSE;
+  }
+}
+
+function grantNotEnabledHint(grant: GrantTypeValue | undefined): string {
+  const name = grant ? `the ${GRANT_NAMES[grant]} grant` : 'this grant';
+  return `the application is not enabled for ${name}; ask the platform operator to enable it, or use tokencli login`;
+}
+
+/** For a 2xx or 3xx body that is not the token service's JSON: probably the wrong URL or a gateway. */
+function unexpectedResponseHint(endpoint: Endpoint): string {
+  return `${baseUrlHint(endpoint)}; a proxy or gateway may have answered instead of the service`;
+}
+
+/** The hint for a service error, or undefined where there is nothing useful to say. */
+export function serviceErrorHint(error: ServiceError): string | undefined {
+  const { status, serviceCode: code, subcode, context } = error;
+  if (error.reason === 'unexpected_response') return unexpectedResponseHint(context.endpoint);
+  if (error.reason === 'redirect') {
+    return 'use the final address as the base URL (--base-url, TOKENCLI_BASE_URL), with https:// and any path prefix it needs';
+  }
+  if (subcode === '018') return END_OTHER_SESSIONS_HINT;
+  if (subcode === '017') {
+    return context.grantType === GrantType.clientCredentials ? USER_CREDENTIALS : CLIENT_CREDENTIALS;
+  }
+  if (context.unknownClient) {
+    const id = context.clientId ? ` "${context.clientId}"` : '';
+    return `check the client id${id}: it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or tokencli configure)`;
+  }
+  switch (code) {
+    case 'invalid_client':
+      return CLIENT_CREDENTIALS;
+    case 'invalid_grant':
+      return invalidGrantHint(context.grantType);
+    case 'unauthorized_client':
+    case 'unsupported_grant_type':
+      return grantNotEnabledHint(context.grantType);
+    case 'invalid_scope':
+      return 'the service supports a single scope; leave the scope out or ask the platform operator which one';
+    case 'invalid_token':
+      return NEW_ACCESS_TOKEN;
+    case 'access_denied':
+      return 'access was denied by the user or the platform operator';
+    case 'invalid_request':
+      return context.endpoint === 'tokeninfo'
+        ? 'tokeninfo inspects access tokens only (not refresh tokens); check the token and the client id'
+        : VERBOSE;
+  }
+  if (status === 401) return context.endpoint === 'tokeninfo' ? NEW_ACCESS_TOKEN : CLIENT_CREDENTIALS;
+  if (status === 429 || status === 503) {
+    const wait = context.retryAfter ? ` (the service asks to wait ${context.retryAfter})` : '';
+    return `the token service is busy or down; try again later${wait}`;
+  }
+  if (status === 404 || status === 405) return baseUrlHint(context.endpoint);
+  if (status >= 500) return 'the token service is failing; try again later, or ask its operator';
+  if (status >= 400) return VERBOSE;
+  return undefined;
+}
+
+const CA_HINT =
+  'if the certificate is signed by a private or corporate CA (or a TLS-inspecting proxy), add that CA with --ca-file FILE or NODE_EXTRA_CA_CERTS=FILE (PEM)';
+
+/** Network failures by reason (src/http/network-error.ts). */
+function networkHint(error: NetworkError): string {
+  switch (error.reason) {
+    case 'tls_untrusted':
+      return CA_HINT;
+    case 'tls_clock':
+      return `check the system clock; ${CA_HINT}`;
+    case 'tls_hostname':
+      return `check the base URL's host name; ${CA_HINT}`;
+    case 'tls_handshake':
+      return `check that the base URL uses the right scheme and port; ${CA_HINT}`;
+    case 'connect':
+      return 'check the base URL (--base-url, TOKENCLI_BASE_URL) and that the token service is running';
+    case 'dns':
+      return 'check the base URL (--base-url, TOKENCLI_BASE_URL), your network and DNS';
+    case 'proxy':
+      return 'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY';
+    case 'not_http':
+      return "check the base URL's scheme and port (https:// for a TLS port) and that it points at the token service";
+    case 'reset':
+      return `try again; if it keeps happening, check proxies between you and the service (the request timed out after ${error.details.timeoutSeconds} s at most)`;
+    case 'timeout':
+      return 'the token service may be slow or unreachable; allow more time with --timeout SECONDS (or TOKENCLI_TIMEOUT)';
+    case 'too_large':
+      return 'check the base URL: it should point at the token service, not at another site';
+    default:
+      return 'check the base URL and your network; run again with --verbose for details';
+  }
+}
+
+function caOrigin(details: Details): string {
+  return details.origin === 'ca_file' ? '--ca-file' : String(details.origin);
+}
+
+const ANY_PORT = 'or use port 0 for any free port, e.g. --redirect-uri http://127.0.0.1:0/callback';
+
+function listenHint(details: Details): string {
+  switch (details.systemCode) {
+    case 'EADDRINUSE':
+      return `stop the program using port ${details.port} (another tokencli login?), ${ANY_PORT}`;
+    case 'EACCES':
+      return `ports below 1024 need privileges; choose a higher port, ${ANY_PORT}`;
+    case 'EADDRNOTAVAIL':
+    case 'EAFNOSUPPORT':
+      return 'use --redirect-uri http://127.0.0.1:PORT/PATH';
+    default:
+      return 'choose another --redirect-uri';
+  }
+}
+
+/** Every other reason raised below the CLI, by `reason`. */
+const HINTS: Record<string, (details: Details) => string> = {
+  base_url_invalid: () => 'give an absolute URL such as https://api.example.com (--base-url, TOKENCLI_BASE_URL)',
+  access_token_malformed: () => 'pass the token alone, e.g. printf %s "$TOKEN" | tokencli info --token-stdin',
+  ca_file_unreadable: (d) => `give ${caOrigin(d)} the path of a readable PEM file holding the CA certificate`,
+  ca_file_not_pem: (d) => `give ${caOrigin(d)} a PEM file with "-----BEGIN CERTIFICATE-----" blocks`,
+  redirect_uri_invalid: () =>
+    'use a loopback http URL such as http://127.0.0.1:8765/callback, http://[::1]:8765/callback or http://localhost:0/callback',
+  listen_failed: listenHint,
+  login_timeout: () =>
+    'run `tokencli login` again and finish in the browser, or allow more time with --timeout-login SECONDS',
+  store_unknown: () => 'use --store keychain, file or none',
+  keychain_unavailable: () =>
+    'use --store file to keep credentials in a private file (or --store none for this run only)',
+  keychain_timeout: () => 'unlock the keychain and try again, or use --store file',
+  keychain_failed: () => 'check that the keychain is unlocked, or use --store file',
+  file_store_damaged: (d) => `move ${d.path} away yourself, or use --store keychain or --store none`,
+  config_dir_symlink: () => 'remove the link or point TOKENCLI_CONFIG_DIR at a real directory',
+  listen_in_use: () => 'choose another port with --port, or --port 0 for any free port',
+  listen_denied: () => 'use a port above 1023, or --port 0',
+  listen_not_local: () => 'pass a local address to --host, such as 127.0.0.1',
+  config_unreadable: () => 'pass an existing JSON file to --config',
+  lock_unwritable: () => 'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
+};
+
+/** Messages below the CLI that say "the redirect URI" or "caFile" where the CLI names its flag. */
+const MESSAGES: Record<string, (details: Details) => string> = {
+  redirect_uri_invalid: (d) => `invalid --redirect-uri "${d.value}": ${d.why}`,
+  listen_failed: (d) => `cannot listen on ${d.where} for --redirect-uri: ${d.problem}`,
+  ca_file_unreadable: (d) => `the CA certificate file ${d.file} (${caOrigin(d)}) ${d.why}`,
+  ca_file_not_pem: (d) => `the CA certificate file ${d.file} (${caOrigin(d)}) ${d.why}`,
+};
+
+/** The hint for an error: its own (set in src/cli/), else the table's. */
+export function hintFor(error: TokencliError): string | undefined {
+  if (error.hint !== undefined) return error.hint;
+  if (error.name === 'ServiceError') return serviceErrorHint(error as ServiceError);
+  if (error.code === 'network') return networkHint(error as NetworkError);
+  const reason = error.reason;
+  return reason !== undefined && HINTS[reason] ? HINTS[reason](error.details) : undefined;
+}
+
+/** The text of the `error:` and `hint:` lines for an error, in this CLI's terms. */
+export function describeError(error: TokencliError): { message: string; hint: string | undefined } {
+  const reason = error.reason;
+  const rewrite = reason !== undefined ? MESSAGES[reason] : undefined;
+  return { message: rewrite ? rewrite(error.details) : error.message, hint: hintFor(error) };
+}
