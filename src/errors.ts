@@ -1,6 +1,11 @@
 /**
- * The one error type every layer throws for expected failures. Only `src/cli/main.ts` turns it into
- * output and an exit code (SPEC.md §2.6); layers below never print.
+ * The errors every layer throws for expected failures. Each has a stable string `code` a program
+ * can branch on (the library's contract, see src/index.ts) and the exit code of SPEC.md §2.6.
+ *
+ * Layers below `src/cli/` never print and never name a CLI flag or environment variable: they say
+ * what went wrong (`code`, a finer `reason`, structured `details`), and `src/cli/error-hints.ts`
+ * turns that into the `hint:` line a person at a terminal can act on. Only `src/cli/main.ts` turns
+ * an error into output and an exit code.
  */
 
 /** Exit codes of SPEC.md §2.6. */
@@ -17,26 +22,82 @@ export const ExitCode = {
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * What kind of failure it is; stable across releases.
+ *
+ * - `usage`: bad input from the caller (a malformed base URL, a missing setting, an unreadable file).
+ * - `config`: the local token service's configuration is invalid or its address cannot be bound.
+ * - `not_logged_in`: nothing usable is stored (no token, no refresh token, refresh token expired).
+ * - `service_refused`: the token service refused what was sent (4xx: credentials, grant, code, token).
+ * - `service_unavailable`: the service failed (5xx), redirected, or answered something unexpected.
+ * - `network`: no usable HTTP response arrived (connect, DNS, TLS, timeout, proxy, broken connection).
+ * - `login_incomplete`: the browser login was not finished (denied, timed out).
+ * - `store`: the credential store cannot be used or failed.
+ * - `lock`: the per-profile lock could not be had.
+ * - `interrupted`: Ctrl-C, or the caller's AbortSignal.
+ * - `internal`: anything else expected enough to be worded.
+ */
+export type ErrorCode =
+  | 'usage'
+  | 'config'
+  | 'not_logged_in'
+  | 'service_refused'
+  | 'service_unavailable'
+  | 'network'
+  | 'login_incomplete'
+  | 'store'
+  | 'lock'
+  | 'interrupted'
+  | 'internal';
+
+const CODE_OF_EXIT: Record<ExitCodeValue, ErrorCode> = {
+  [ExitCode.ok]: 'internal',
+  [ExitCode.internal]: 'internal',
+  [ExitCode.usage]: 'usage',
+  [ExitCode.refused]: 'service_refused',
+  [ExitCode.notLoggedIn]: 'not_logged_in',
+  [ExitCode.unavailable]: 'service_unavailable',
+  [ExitCode.loginIncomplete]: 'login_incomplete',
+  [ExitCode.interrupted]: 'interrupted',
+};
+
 export interface TokencliErrorOptions {
   exitCode: ExitCodeValue;
-  /** What the user can do about it; printed as `hint: …`. */
+  /** Default: the code that goes with the exit code (`usage` for 2, `service_refused` for 3, …). */
+  code?: ErrorCode | undefined;
+  /**
+   * A finer, stable name of the failure within its code (`port_in_use`, `ca_file_missing`, …), with
+   * `details`, for the CLI's hint table and for programs that need more than the code.
+   */
+  reason?: string | undefined;
+  details?: Readonly<Record<string, string | number | undefined>> | undefined;
+  /**
+   * What the user can do about it; printed as `hint: …`. Set only by `src/cli/` (and by lower
+   * layers only where it names no CLI flag or variable); otherwise the CLI's table supplies it.
+   */
   hint?: string | undefined;
   cause?: unknown;
 }
 
 export class TokencliError extends Error {
+  readonly code: ErrorCode;
   readonly exitCode: ExitCodeValue;
+  readonly reason: string | undefined;
+  readonly details: Readonly<Record<string, string | number | undefined>>;
   readonly hint: string | undefined;
 
   constructor(message: string, options: TokencliErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TokencliError';
     this.exitCode = options.exitCode;
+    this.code = options.code ?? CODE_OF_EXIT[options.exitCode];
+    this.reason = options.reason;
+    this.details = options.details ?? {};
     this.hint = options.hint;
   }
 }
 
-/** Bad flag, missing or malformed input, refused plain-http base URL, port taken: exit 2. */
+/** Bad flag, missing or malformed input, refused plain-http base URL: exit 2. */
 export class UsageError extends TokencliError {
   constructor(message: string, hint?: string, cause?: unknown) {
     super(message, { exitCode: ExitCode.usage, hint, cause });
@@ -44,10 +105,31 @@ export class UsageError extends TokencliError {
   }
 }
 
+/** Bad input found below the CLI: a stable `reason` and `details` instead of a worded hint. */
+export class InputError extends TokencliError {
+  constructor(
+    message: string,
+    reason: string,
+    details: Record<string, string | number | undefined> = {},
+    cause?: unknown,
+  ) {
+    super(message, { exitCode: ExitCode.usage, reason, details, cause });
+    this.name = 'InputError';
+  }
+}
+
 /** Nothing usable stored (not logged in, no refresh token, refresh token expired): exit 4. */
 export class NotLoggedInError extends TokencliError {
-  constructor(message: string, hint?: string) {
-    super(message, { exitCode: ExitCode.notLoggedIn, hint });
+  constructor(message: string, hint?: string, reason?: string) {
+    super(message, { exitCode: ExitCode.notLoggedIn, code: 'not_logged_in', hint, reason });
     this.name = 'NotLoggedInError';
+  }
+}
+
+/** Ctrl-C or an aborted signal: exit 130. */
+export class InterruptedError extends TokencliError {
+  constructor(cause?: unknown) {
+    super('interrupted', { exitCode: ExitCode.interrupted, code: 'interrupted', cause });
+    this.name = 'InterruptedError';
   }
 }

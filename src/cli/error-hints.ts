@@ -28,7 +28,8 @@ export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to e
 
 /** Where the endpoint that answered lives; tokeninfo's errors must not name the token endpoint. */
 function baseUrlHint(endpoint: Endpoint): string {
-  const [name, path] = endpoint === 'tokeninfo' ? ['tokeninfo', '/v2/oauth/tokeninfo'] : ['token', '/v2/oauth/token'];
+  const [name, path] =
+    endpoint === 'tokeninfo' ? ['tokeninfo', '/v2/oauth/tokeninfo'] : ['token', '/v2/oauth/token'];
   return `check the base URL (--base-url, TOKENCLI_BASE_URL): the ${name} endpoint is <base URL>${path}`;
 }
 
@@ -164,7 +165,8 @@ function listenHint(details: Details): string {
 
 /** Every other reason raised below the CLI, by `reason`. */
 const HINTS: Record<string, (details: Details) => string> = {
-  base_url_invalid: () => 'give an absolute URL such as https://api.example.com (--base-url, TOKENCLI_BASE_URL)',
+  base_url_invalid: () =>
+    'give an absolute URL such as https://api.example.com (--base-url, TOKENCLI_BASE_URL)',
   access_token_malformed: () => 'pass the token alone, e.g. printf %s "$TOKEN" | tokencli info --token-stdin',
   ca_file_unreadable: (d) => `give ${caOrigin(d)} the path of a readable PEM file holding the CA certificate`,
   ca_file_not_pem: (d) => `give ${caOrigin(d)} a PEM file with "-----BEGIN CERTIFICATE-----" blocks`,
@@ -184,7 +186,12 @@ const HINTS: Record<string, (details: Details) => string> = {
   listen_denied: () => 'use a port above 1023, or --port 0',
   listen_not_local: () => 'pass a local address to --host, such as 127.0.0.1',
   config_unreadable: () => 'pass an existing JSON file to --config',
-  lock_unwritable: () => 'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
+  sign_cert_has_private_key: () =>
+    'pass the certificate (-----BEGIN CERTIFICATE-----) with --sign-cert and the key with --sign-key',
+  sign_cert_mismatch: () => 'pass the certificate issued for this key, or leave out --sign-cert',
+  assertion_already_signed: () => 'send it as it is, without --sign-key',
+  lock_unwritable: () =>
+    'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
 };
 
 /** Messages below the CLI that say "the redirect URI" or "caFile" where the CLI names its flag. */

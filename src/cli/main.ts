@@ -3,18 +3,13 @@
  * `error: … / hint: …` lines of SPEC.md §2.6. The only place that decides exit codes.
  */
 import { type Command, CommanderError } from 'commander';
-import { ExitCode, TokencliError } from '../errors.js';
+import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
 import type { GlobalOptions } from './context.js';
 import { createDeps, type DepsOverrides } from './deps.js';
+import { describeError } from './error-hints.js';
 import { type IO, processIO } from './io.js';
 import { buildProgram } from './program.js';
 import { sanitizeText } from './sanitize.js';
-
-class InterruptedError extends TokencliError {
-  constructor() {
-    super('interrupted', { exitCode: ExitCode.interrupted });
-  }
-}
 
 function rootOf(command: Command): Command {
   let c = command;
@@ -74,8 +69,9 @@ function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSign
     return ExitCode.interrupted;
   }
   if (error instanceof TokencliError) {
-    io.stderr.write(`error: ${sanitizeText(error.message)}\n`);
-    if (error.hint) io.stderr.write(`hint: ${sanitizeText(error.hint)}\n`);
+    const { message, hint } = describeError(error);
+    io.stderr.write(`error: ${sanitizeText(message)}\n`);
+    if (hint) io.stderr.write(`hint: ${sanitizeText(hint)}\n`);
     if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
     return error.exitCode;
   }

@@ -67,7 +67,9 @@ export async function withFileLock<T>(
     if (typeof code !== 'string' || !code.startsWith('E')) throw error;
     throw new TokencliError(`cannot create the lock file ${lockPath}: ${code}`, {
       exitCode: ExitCode.internal,
-      hint: 'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
+      code: 'lock',
+      reason: 'lock_unwritable',
+      details: { path: lockPath, systemCode: code },
       cause: error,
     });
   }
@@ -230,6 +232,9 @@ function timeoutError(path: string, owner: LockOwner | undefined, timeoutMs: num
     : '';
   return new TokencliError(`timed out after ${seconds}s waiting for the lock ${path}${held}`, {
     exitCode: ExitCode.internal,
+    code: 'lock',
+    reason: 'lock_timeout',
+    details: { path },
     hint: `if no tokencli is running, remove ${path}`,
   });
 }

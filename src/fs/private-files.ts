@@ -36,7 +36,8 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   if (stats.isSymbolicLink()) {
     throw new TokencliError(`refusing to use ${dir}: it is a symbolic link`, {
       exitCode: ExitCode.usage,
-      hint: 'remove the link or point TOKENCLI_CONFIG_DIR at a real directory',
+      reason: 'config_dir_symlink',
+      details: { path: dir },
     });
   }
   // mkdir's mode is filtered by the umask, and an existing directory keeps its mode: fix both.

@@ -6,14 +6,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
  * The `ca` option for undici's connector, or undefined when only the defaults apply.
- * A ca-file (or NODE_EXTRA_CA_CERTS file) that is missing, unreadable or holds no PEM certificate
- * is a usage error (exit 2) naming the file and where it came from.
+ * A CA file (or NODE_EXTRA_CA_CERTS file) that is missing, unreadable or holds no PEM certificate
+ * is an InputError (exit 2, reason `ca_file_unreadable` or `ca_file_not_pem`) naming the file and
+ * where it came from (`origin`: `ca_file` for the caller's file, or `NODE_EXTRA_CA_CERTS`).
  */
 export function loadCaCertificates(
   caFile: string | undefined,
@@ -22,29 +23,39 @@ export function loadCaCertificates(
   const extra: string[] = [];
   const fromEnv = env.NODE_EXTRA_CA_CERTS;
   if (fromEnv) extra.push(...readPemFile(fromEnv, 'NODE_EXTRA_CA_CERTS'));
-  if (caFile !== undefined) extra.push(...readPemFile(caFile, '--ca-file'));
+  if (caFile !== undefined) extra.push(...readPemFile(caFile, 'ca_file'));
   if (extra.length === 0) return undefined;
   return [...rootCertificates, ...extra];
 }
 
-function readPemFile(file: string, origin: '--ca-file' | 'NODE_EXTRA_CA_CERTS'): string[] {
+/** How a message names where the file came from; the CLI says `--ca-file` for `ca_file`. */
+const ORIGIN_LABEL = { ca_file: 'caFile', NODE_EXTRA_CA_CERTS: 'NODE_EXTRA_CA_CERTS' } as const;
+
+function readPemFile(file: string, origin: keyof typeof ORIGIN_LABEL): string[] {
+  const label = ORIGIN_LABEL[origin];
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? 'error'})`;
-    throw new UsageError(
-      `the CA certificate file ${file} (${origin}) ${why}`,
-      `give ${origin} the path of a readable PEM file holding the CA certificate`,
+    throw new InputError(
+      `the CA certificate file ${file} (${label}) ${why}`,
+      'ca_file_unreadable',
+      { file, origin, why },
       error,
     );
   }
   const certificates = text.match(PEM_CERTIFICATE);
   if (!certificates) {
-    throw new UsageError(
-      `the CA certificate file ${file} (${origin}) holds no PEM certificate`,
-      `give ${origin} a PEM file with "-----BEGIN CERTIFICATE-----" blocks`,
+    throw new InputError(
+      `the CA certificate file ${file} (${label}) holds no PEM certificate`,
+      'ca_file_not_pem',
+      {
+        file,
+        origin,
+        why: 'holds no PEM certificate',
+      },
     );
   }
   return certificates;

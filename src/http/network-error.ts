@@ -1,7 +1,8 @@
 /**
  * Failures where no usable HTTP response arrived: connection errors, timeouts, TLS failures, an
- * oversize body. All are exit 5 (SPEC.md §2.6: "the service could not be reached or failed"); the
- * hint names the fix (`--timeout`, `--ca-file` / `NODE_EXTRA_CA_CERTS`, the base URL, a proxy).
+ * oversize body. All are exit 5 (SPEC.md §2.6: "the service could not be reached or failed"), code
+ * `network`. The `reason` says which failure it was (`tls_untrusted`, `connect`, `timeout`, …) so
+ * that the CLI can name the fix in its own terms (src/cli/error-hints.ts).
  */
 import { ExitCode, TokencliError } from '../errors.js';
 import { scrubKnownSecrets } from './redact.js';
@@ -17,22 +18,32 @@ export type NetworkFailure =
   | 'too_large'
   | 'other';
 
+/** The finer failure, for hints: which TLS problem, or a non-HTTP answer. */
+export type NetworkReason =
+  | Exclude<NetworkFailure, 'tls'>
+  | 'tls_untrusted'
+  | 'tls_clock'
+  | 'tls_hostname'
+  | 'tls_handshake'
+  | 'not_http';
+
 export class NetworkError extends TokencliError {
   readonly failure: NetworkFailure;
   /** The system or undici error code that caused it (`ECONNREFUSED`, `CERT_HAS_EXPIRED`, …). */
-  readonly code: string | undefined;
+  readonly systemCode: string | undefined;
 
   constructor(
     message: string,
     failure: NetworkFailure,
-    code: string | undefined,
-    hint: string,
+    systemCode: string | undefined,
+    reason: NetworkReason,
     cause?: unknown,
+    details: Record<string, string | number | undefined> = {},
   ) {
-    super(message, { exitCode: ExitCode.unavailable, hint, cause });
+    super(message, { exitCode: ExitCode.unavailable, code: 'network', reason, details, cause });
     this.name = 'NetworkError';
     this.failure = failure;
-    this.code = code;
+    this.systemCode = systemCode;
   }
 }
 
@@ -51,9 +62,6 @@ const UNTRUSTED_CODES = new Set([
 const CLOCK_CODES = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
 const HOSTNAME_CODES = new Set(['ERR_TLS_CERT_ALTNAME_INVALID', 'UND_ERR_PRX_TLS']);
 
-const CA_HINT =
-  'if the certificate is signed by a private or corporate CA (or a TLS-inspecting proxy), add that CA with --ca-file FILE or NODE_EXTRA_CA_CERTS=FILE (PEM)';
-
 /** The error, its `cause`s and an AggregateError's members, each once. */
 function errorChain(error: unknown): object[] {
   const chain: object[] = [];
@@ -70,9 +78,13 @@ function errorChain(error: unknown): object[] {
 
 /** Every error code in the chain (`ECONNREFUSED`, `UND_ERR_SOCKET`, `CERT_HAS_EXPIRED`, …). */
 export function errorCodes(error: unknown): string[] {
-  return errorChain(error)
-    .map((e) => (e as { code?: unknown }).code)
-    .filter((c): c is string => typeof c === 'string');
+  return (
+    errorChain(error)
+      // A TokencliError's `code` is its own kind (`network`, `usage`), not a system error code.
+      .filter((e) => !(e instanceof TokencliError))
+      .map((e) => (e as { code?: unknown }).code)
+      .filter((c): c is string => typeof c === 'string')
+  );
 }
 
 /** True when the error proves no request reached the service: the only retryable failures (SPEC.md §2.4). */
@@ -105,7 +117,7 @@ export function classifyNetworkError(
       `the TLS certificate of ${target} is not trusted (${untrusted})`,
       'tls',
       untrusted,
-      CA_HINT,
+      'tls_untrusted',
       error,
     );
   }
@@ -116,7 +128,7 @@ export function classifyNetworkError(
       `the TLS certificate of ${target} ${what} (${clock})`,
       'tls',
       clock,
-      `check the system clock; ${CA_HINT}`,
+      'tls_clock',
       error,
     );
   }
@@ -126,7 +138,7 @@ export function classifyNetworkError(
       `the TLS certificate of ${target} does not match its host name (${hostname})`,
       'tls',
       hostname,
-      `check the base URL's host name; ${CA_HINT}`,
+      'tls_hostname',
       error,
     );
   }
@@ -136,7 +148,7 @@ export function classifyNetworkError(
       `the TLS handshake with ${target} failed (${tls})`,
       'tls',
       tls,
-      `check that the base URL uses the right scheme and port; ${CA_HINT}`,
+      'tls_handshake',
       error,
     );
   }
@@ -145,19 +157,13 @@ export function classifyNetworkError(
       `could not connect to ${target}: connection refused`,
       'connect',
       'ECONNREFUSED',
-      'check the base URL (--base-url, TOKENCLI_BASE_URL) and that the token service is running',
+      'connect',
       error,
     );
   }
   const dns = codes.find((c) => c === 'ENOTFOUND' || c === 'EAI_AGAIN');
   if (dns) {
-    return new NetworkError(
-      `could not resolve the host of ${target} (${dns})`,
-      'dns',
-      dns,
-      'check the base URL (--base-url, TOKENCLI_BASE_URL), your network and DNS',
-      error,
-    );
+    return new NetworkError(`could not resolve the host of ${target} (${dns})`, 'dns', dns, 'dns', error);
   }
   // undici reports a refused CONNECT (`Proxy response (502) !== 200 …`) or a 407 only in the message.
   if (/\bproxy\b/i.test(messageOf(error))) {
@@ -165,7 +171,7 @@ export function classifyNetworkError(
       `the proxy refused to connect to ${target}: ${messageOf(error)}`,
       'proxy',
       codes[0],
-      'check HTTPS_PROXY / HTTP_PROXY / NO_PROXY',
+      'proxy',
       error,
     );
   }
@@ -178,7 +184,7 @@ export function classifyNetworkError(
       `the answer from ${target} is not valid HTTP${detail}`,
       'other',
       parseCode,
-      "check the base URL's scheme and port (https:// for a TLS port) and that it points at the token service",
+      'not_http',
       error,
     );
   }
@@ -188,8 +194,9 @@ export function classifyNetworkError(
       `the connection to ${target} broke before the response was complete (${reset})`,
       'reset',
       reset,
-      `try again; if it keeps happening, check proxies between you and the service (the request timed out after ${seconds} s at most)`,
+      'reset',
       error,
+      { timeoutSeconds: seconds },
     );
   }
   const code = codes[0];
@@ -197,18 +204,18 @@ export function classifyNetworkError(
     `the request to ${target} failed${code ? ` (${code})` : ''}: ${messageOf(error)}`,
     'other',
     code,
-    'check the base URL and your network; run again with --verbose for details',
+    'other',
     error,
   );
 }
 
-/** The message of the `--timeout` deadline: exit 5 "timed out after N s", hint `--timeout`. */
+/** The request deadline passed: exit 5 "timed out after N s" (the CLI's hint names `--timeout`). */
 export function timeoutError(target: string, timeoutMs: number, cause?: unknown): NetworkError {
   return new NetworkError(
     `the request to ${target} timed out after ${formatSeconds(timeoutMs)} s`,
     'timeout',
     'ETIMEDOUT',
-    'the token service may be slow or unreachable; allow more time with --timeout SECONDS (or TOKENCLI_TIMEOUT)',
+    'timeout',
     cause,
   );
 }

@@ -153,7 +153,7 @@ async function attemptOnce(
         `the response from ${url.origin} (HTTP ${res.statusCode}) was larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB and was cut off`,
         'too_large',
         undefined,
-        'check the base URL: it should point at the token service, not at another site',
+        'too_large',
       );
     }
     return { status: res.statusCode, headers: responseHeaders, body: read.text };

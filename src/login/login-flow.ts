@@ -71,10 +71,7 @@ function seconds(ms: number): string {
 function timedOut(timeoutMs: number): TokencliError {
   return new TokencliError(
     `timed out after ${seconds(timeoutMs)} s waiting for the login to finish in the browser`,
-    {
-      exitCode: ExitCode.loginIncomplete,
-      hint: 'run `tokencli login` again and finish in the browser, or allow more time with --timeout-login SECONDS',
-    },
+    { exitCode: ExitCode.loginIncomplete, reason: 'login_timeout', details: { seconds: seconds(timeoutMs) } },
   );
 }
 

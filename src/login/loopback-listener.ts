@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { CALLBACK_PAGE_HEADERS, type CallbackPage, pages, renderCallbackPage } from './callback-page.js';
 import { interpretCallback } from './callback-params.js';
 import { allowedHosts, type LoopbackRedirect, withPort } from './redirect-uri.js';
@@ -28,37 +28,26 @@ export interface LoopbackListenerOptions {
   closeGraceMs?: number | undefined;
 }
 
-/** Error of a failed bind, always naming the flag that chose the address (SPEC.md §2.5). */
-function bindError(error: NodeJS.ErrnoException, redirect: LoopbackRedirect): UsageError {
+/**
+ * Error of a failed bind (SPEC.md §2.5): reason `listen_failed`, with the address, the port and
+ * the problem in `details` (the CLI words it in terms of the flag that chose the address).
+ */
+function bindError(error: NodeJS.ErrnoException, redirect: LoopbackRedirect): InputError {
   const where = `${redirect.bindAddress === '::1' ? '[::1]' : redirect.bindAddress}:${redirect.port}`;
-  const anyPort = 'or use port 0 for any free port, e.g. --redirect-uri http://127.0.0.1:0/callback';
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return new UsageError(
-        `cannot listen on ${where} for --redirect-uri: the port is already in use`,
-        `stop the program using port ${redirect.port} (another tokencli login?), ${anyPort}`,
-        error,
-      );
-    case 'EACCES':
-      return new UsageError(
-        `cannot listen on ${where} for --redirect-uri: permission denied`,
-        `ports below 1024 need privileges; choose a higher port, ${anyPort}`,
-        error,
-      );
-    case 'EADDRNOTAVAIL':
-    case 'EAFNOSUPPORT':
-      return new UsageError(
-        `cannot listen on ${where} for --redirect-uri: the address is not available on this machine`,
-        'use --redirect-uri http://127.0.0.1:PORT/PATH',
-        error,
-      );
-    default:
-      return new UsageError(
-        `cannot listen on ${where} for --redirect-uri: ${error.message}`,
-        'choose another --redirect-uri',
-        error,
-      );
-  }
+  const problem =
+    error.code === 'EADDRINUSE'
+      ? 'the port is already in use'
+      : error.code === 'EACCES'
+        ? 'permission denied'
+        : error.code === 'EADDRNOTAVAIL' || error.code === 'EAFNOSUPPORT'
+          ? 'the address is not available on this machine'
+          : error.message;
+  return new InputError(
+    `cannot listen on ${where} for the redirect URI: ${problem}`,
+    'listen_failed',
+    { where, port: redirect.port, problem, systemCode: error.code },
+    error,
+  );
 }
 
 export class LoopbackListener {

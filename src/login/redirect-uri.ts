@@ -2,7 +2,7 @@
  * The loopback redirect URI of the login (SPEC.md §2.1, §2.5; RFC 8252 §7.3): which address the
  * listener binds, which port and path it serves, and which `Host` headers it accepts.
  */
-import { UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 
 /** A redirect URI the listener can serve. */
 export interface LoopbackRedirect {
@@ -16,17 +16,15 @@ export interface LoopbackRedirect {
   path: string;
 }
 
-const EXAMPLES =
-  'use a loopback http URL such as http://127.0.0.1:8765/callback, http://[::1]:8765/callback or http://localhost:0/callback';
-
-function invalid(value: string, why: string): UsageError {
-  return new UsageError(`invalid --redirect-uri "${value}": ${why}`, EXAMPLES);
+/** Reason `redirect_uri_invalid`; `details` hold the value and why (the CLI names its flag). */
+function invalid(value: string, why: string): InputError {
+  return new InputError(`invalid redirect URI "${value}": ${why}`, 'redirect_uri_invalid', { value, why });
 }
 
 /**
  * Parses and checks a redirect URI: `http:` (RFC 8252 §7.3 — loopback redirects use plain http),
- * host 127.0.0.1, [::1] or localhost, no credentials, query or fragment. Throws a UsageError
- * naming `--redirect-uri` otherwise.
+ * host 127.0.0.1, [::1] or localhost, no credentials, query or fragment. Throws an InputError
+ * (`redirect_uri_invalid`) otherwise.
  */
 export function parseRedirectUri(value: string): LoopbackRedirect {
   let uri: URL;

@@ -18,7 +18,6 @@ import {
   type ServiceErrorFields,
   serviceErrorMessage,
 } from './service-error.js';
-import { serviceErrorHint } from './service-error-hints.js';
 import { bodySnippet, cleanServiceText } from './service-text.js';
 
 interface ParsedError extends ServiceErrorFields {
@@ -39,7 +38,7 @@ export function parseErrorResponse(res: HttpResponse, context: RequestContext): 
   const retryAfter = res.headers['retry-after'];
   const fields: ServiceErrorFields = {
     status: res.status,
-    code: parsed.code,
+    serviceCode: parsed.serviceCode,
     subcode: parsed.subcode,
     description: parsed.description,
   };
@@ -47,14 +46,11 @@ export function parseErrorResponse(res: HttpResponse, context: RequestContext): 
     ...fields,
     message: serviceErrorMessage(fields, refusal),
     exitCode: refusal ? ExitCode.refused : ExitCode.unavailable,
-    hint: serviceErrorHint(
-      {
-        ...fields,
-        unknownClient: parsed.unknownClient,
-        retryAfter: retryAfter && /^\s*\d+\s*$/.test(retryAfter) ? `${retryAfter.trim()} s` : undefined,
-      },
-      context,
-    ),
+    endpoint: context.endpoint,
+    grantType: context.grantType,
+    clientId: context.clientId,
+    unknownClient: parsed.unknownClient,
+    retryAfter: retryAfter && /^\s*\d+\s*$/.test(retryAfter) ? `${retryAfter.trim()} s` : undefined,
   });
 }
 
@@ -70,7 +66,7 @@ export function errorShape(json: unknown, secrets: readonly string[]): ParsedErr
   if (typeof json.ErrorCode === 'string' || typeof json.Error === 'string') {
     return {
       status: 0,
-      code: text(json.ErrorCode, CODE_CHARS),
+      serviceCode: text(json.ErrorCode, CODE_CHARS),
       description: text(json.Error),
       unknownClient: true,
       recognised: true,
@@ -81,7 +77,7 @@ export function errorShape(json: unknown, secrets: readonly string[]): ParsedErr
     const e = json.error;
     return {
       status: 0,
-      code: text(e.code, CODE_CHARS),
+      serviceCode: text(e.code, CODE_CHARS),
       subcode: text(e.subcode, CODE_CHARS),
       description: text(e.message) ?? text(e.description),
       recognised: true,
@@ -91,7 +87,7 @@ export function errorShape(json: unknown, secrets: readonly string[]): ParsedErr
   if (typeof json.error === 'string') {
     return {
       status: 0,
-      code: text(json.error, CODE_CHARS),
+      serviceCode: text(json.error, CODE_CHARS),
       description: text(json.error_description),
       recognised: true,
     };
@@ -103,7 +99,7 @@ function parseErrorBody(res: HttpResponse, context: RequestContext): ParsedError
   const contentType = res.headers['content-type'];
   const fromHeader = bearerChallenge(res.headers['www-authenticate'], context.secrets);
   if (!res.body.trim())
-    return { status: res.status, ...fromHeader, recognised: fromHeader.code !== undefined };
+    return { status: res.status, ...fromHeader, recognised: fromHeader.serviceCode !== undefined };
   let json: unknown;
   try {
     json = JSON.parse(res.body);
@@ -120,7 +116,7 @@ function parseErrorBody(res: HttpResponse, context: RequestContext): ParsedError
     return {
       ...shape,
       status: res.status,
-      code: shape.code ?? fromHeader.code,
+      serviceCode: shape.serviceCode ?? fromHeader.serviceCode,
       description: shape.description ?? fromHeader.description,
     };
   }
@@ -141,15 +137,15 @@ function parseErrorBody(res: HttpResponse, context: RequestContext): ParsedError
 function bearerChallenge(
   header: string | undefined,
   secrets: readonly string[],
-): { code?: string; description?: string } {
+): { serviceCode?: string; description?: string } {
   if (!header || !/^\s*Bearer\b/i.test(header)) return {};
   const param = (name: string) => new RegExp(`\\b${name}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(header)?.[1];
   const code = param('error');
   const description = param('error_description');
-  const out: { code?: string; description?: string } = {};
+  const out: { serviceCode?: string; description?: string } = {};
   const cleanCode = code ? cleanServiceText(code, secrets) : undefined;
   const cleanDescription = description ? cleanServiceText(description, secrets) : undefined;
-  if (cleanCode) out.code = cleanCode;
+  if (cleanCode) out.serviceCode = cleanCode;
   if (cleanDescription) out.description = cleanDescription;
   return out;
 }

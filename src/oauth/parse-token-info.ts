@@ -17,7 +17,6 @@ import {
   requireObject,
 } from './parse-fields.js';
 import { unexpectedResponseError } from './service-error.js';
-import { unexpectedResponseHint } from './service-error-hints.js';
 import type { TokenInfo } from './types.js';
 
 const STRING_FIELDS = [
@@ -38,7 +37,7 @@ export function parseTokenInfo(json: unknown, now: Date, status = 200): TokenInf
     return readTokenInfo(json, now);
   } catch (error) {
     if (error instanceof MalformedResponse) {
-      throw unexpectedResponseError(status, error.message, unexpectedResponseHint(), error);
+      throw unexpectedResponseError(status, error.message, error, 'tokeninfo');
     }
     throw error;
   }

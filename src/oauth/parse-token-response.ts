@@ -21,7 +21,6 @@ import {
   requireObject,
 } from './parse-fields.js';
 import { unexpectedResponseError } from './service-error.js';
-import { unexpectedResponseHint } from './service-error-hints.js';
 import type { TokenSet } from './types.js';
 
 /** The service's documented defaults (seed: token_type BearerToken, expires_in 3600). */
@@ -37,7 +36,7 @@ export function parseTokenResponse(json: unknown, now: Date, status = 200): Toke
     return readTokenSet(json, now);
   } catch (error) {
     if (error instanceof MalformedResponse) {
-      throw unexpectedResponseError(status, error.message, unexpectedResponseHint(), error);
+      throw unexpectedResponseError(status, error.message, error);
     }
     throw error;
   }

@@ -9,7 +9,6 @@ import { redactUrl } from '../http/redact.js';
 import type { HttpResponse } from '../http/request.js';
 import { errorShape, parseErrorResponse } from './parse-error-response.js';
 import { type RequestContext, ServiceError, unexpectedResponseError } from './service-error.js';
-import { unexpectedResponseHint } from './service-error-hints.js';
 import { bodySnippet, cleanServiceText } from './service-text.js';
 
 /** The parsed JSON of a 2xx response, or the ServiceError that describes what came instead. */
@@ -19,7 +18,7 @@ export function readServiceJson(res: HttpResponse, context: RequestContext): unk
   if (status < 200 || status >= 300) throw parseErrorResponse(res, context);
   const contentType = res.headers['content-type'];
   if (!res.body.trim()) {
-    throw unexpectedResponseError(status, 'the body is empty', unexpectedResponseHint());
+    throw unexpectedResponseError(status, 'the body is empty', undefined, context.endpoint);
   }
   let json: unknown;
   try {
@@ -30,8 +29,8 @@ export function readServiceJson(res: HttpResponse, context: RequestContext): unk
     throw unexpectedResponseError(
       status,
       `the body is not JSON (${type}${res.body.length} characters): ${snippet}`,
-      unexpectedResponseHint(),
       error,
+      context.endpoint,
     );
   }
   // Some gateways answer 200 with an error document: it is still the service's refusal.
@@ -53,6 +52,7 @@ function redirectError(res: HttpResponse, context: RequestContext): ServiceError
     description: location ? cleanServiceText(redactUrl(location), context.secrets, 200) : undefined,
     message: `the token service answered with a redirect (HTTP ${res.status})${where}; redirects are not followed so that credentials are never sent elsewhere`,
     exitCode: ExitCode.unavailable,
-    hint: 'use the final address as the base URL (--base-url, TOKENCLI_BASE_URL), with https:// and any path prefix it needs',
+    reason: 'redirect',
+    endpoint: context.endpoint,
   });
 }

@@ -1,8 +1,8 @@
 /**
  * The token service answered, but not with what was asked for: a refusal (4xx, exit 3), a failure
  * (5xx, exit 5), a redirect, or a body that is not the JSON expected (exit 5) — SPEC.md §1, §2.6.
- * The message names the HTTP status and the service's code/subcode/message; the hint says what to do
- * (service-error-hints.ts).
+ * The message names the HTTP status and the service's code/subcode/message; what to do about it is
+ * the CLI's to say (src/cli/error-hints.ts), from the fields and the request context kept here.
  */
 import { ExitCode, type ExitCodeValue, TokencliError } from '../errors.js';
 import type { GrantTypeValue } from './types.js';
@@ -20,33 +20,66 @@ export interface ServiceErrorFields {
   /** The HTTP status of the response. */
   status: number;
   /** The service's error code: RFC 6749 `error`, `ErrorCode`, or `error.code` of the 403 shape. */
-  code?: string | undefined;
+  serviceCode?: string | undefined;
   /** `error.subcode` of the 403 shape (`017` bad credentials, `018` concurrent session). */
   subcode?: string | undefined;
   /** The service's message, sanitised and shortened, or a snippet of an unexpected body. */
   description?: string | undefined;
 }
 
-export interface ServiceErrorOptions extends ServiceErrorFields {
+/** What the request was and what else the answer said, for the CLI's hints. */
+export interface ServiceErrorContext {
+  endpoint?: RequestContext['endpoint'] | undefined;
+  grantType?: GrantTypeValue | undefined;
+  clientId?: string | undefined;
+  /** The ErrorCode/Error/Hint body, the service's answer to an unknown client id. */
+  unknownClient?: boolean | undefined;
+  /** `Retry-After` in seconds, as "120 s", when the service sent one. */
+  retryAfter?: string | undefined;
+}
+
+export interface ServiceErrorOptions extends ServiceErrorFields, ServiceErrorContext {
   message: string;
   exitCode: ExitCodeValue;
-  hint?: string | undefined;
+  /** `unexpected_response` (a body that is not the JSON expected) or `redirect`. */
+  reason?: string | undefined;
   cause?: unknown;
 }
 
+/**
+ * The service answered with a refusal (`code` `service_refused`, exit 3) or a failure, redirect or
+ * unexpected body (`service_unavailable`, exit 5).
+ */
 export class ServiceError extends TokencliError {
+  /** The HTTP status of the response. */
   readonly status: number;
-  readonly code: string | undefined;
+  /** The service's own error code (`invalid_grant`, `invalid_client`, `403`, …). */
+  readonly serviceCode: string | undefined;
+  /** `error.subcode` of the 403 shape (`017` bad credentials, `018` concurrent session). */
   readonly subcode: string | undefined;
+  /** The service's message, sanitised and shortened, or a snippet of an unexpected body. */
   readonly description: string | undefined;
+  readonly context: Readonly<ServiceErrorContext>;
 
   constructor(options: ServiceErrorOptions) {
-    super(options.message, { exitCode: options.exitCode, hint: options.hint, cause: options.cause });
+    super(options.message, {
+      exitCode: options.exitCode,
+      code: options.exitCode === ExitCode.refused ? 'service_refused' : 'service_unavailable',
+      reason: options.reason,
+      cause: options.cause,
+    });
     this.name = 'ServiceError';
     this.status = options.status;
-    this.code = options.code;
+    this.serviceCode = options.serviceCode;
     this.subcode = options.subcode;
     this.description = options.description;
+    this.context = {
+      endpoint: options.endpoint,
+      grantType: options.grantType,
+      clientId: options.clientId,
+      unknownClient: options.unknownClient,
+      retryAfter: options.retryAfter,
+    };
   }
 }
 
@@ -68,7 +101,7 @@ export function exitCodeForStatus(status: number): ExitCodeValue {
  * The code is left out where it only repeats the status (the 403 shape's `"code":403`).
  */
 export function serviceErrorMessage(fields: ServiceErrorFields, refused: boolean): string {
-  const { status, code, subcode, description } = fields;
+  const { status, serviceCode: code, subcode, description } = fields;
   const lead = refused
     ? 'the token service refused the request'
     : status >= 500
@@ -89,15 +122,16 @@ export function serviceErrorMessage(fields: ServiceErrorFields, refused: boolean
 export function unexpectedResponseError(
   status: number,
   problem: string,
-  hint: string,
   cause?: unknown,
+  endpoint: RequestContext['endpoint'] = 'token',
 ): ServiceError {
   return new ServiceError({
     status,
     description: problem,
     message: `the token service sent an unexpected response (HTTP ${status}): ${problem}`,
     exitCode: ExitCode.unavailable,
-    hint,
+    reason: 'unexpected_response',
+    endpoint,
     cause,
   });
 }

@@ -2,7 +2,7 @@
  * Token information (SPEC.md §1, §2.4): `GET <base URL>/v2/oauth/tokeninfo?client_id=…` with
  * `Authorization: Bearer <access token>` (RFC 6750 §2.1). Only access tokens can be inspected.
  */
-import { UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { sendRequest } from '../http/request.js';
 import { endpointUrl, TOKENINFO_PATH } from './endpoint-url.js';
 import { parseTokenInfo } from './parse-token-info.js';
@@ -21,7 +21,7 @@ const HEADER_SAFE = /^[\x21-\x7e]+$/;
 /**
  * Asks the service about an access token. Resolves to every field it returned, normalised by
  * parse-token-info.ts (with `expires_at` from `client.now` at receipt); rejects with ServiceError
- * (an invalid, expired or revoked token: exit 3), NetworkError (exit 5) or UsageError (exit 2).
+ * (an invalid, expired or revoked token: exit 3), NetworkError (exit 5) or InputError (exit 2).
  */
 export async function fetchTokenInfo(
   client: ServiceClient,
@@ -29,11 +29,11 @@ export async function fetchTokenInfo(
   options: TokenInfoOptions = {},
 ): Promise<TokenInfo> {
   if (!HEADER_SAFE.test(accessToken)) {
-    throw new UsageError(
+    throw new InputError(
       accessToken === ''
         ? 'the access token is empty'
         : 'the access token holds spaces, line breaks or other characters a token cannot have',
-      'pass the token alone, e.g. printf %s "$TOKEN" | tokencli info --token-stdin',
+      'access_token_malformed',
     );
   }
   const url = endpointUrl(client.baseUrl, TOKENINFO_PATH);

@@ -68,16 +68,22 @@ export type GrantRequest =
   | { grant_type: typeof GrantType.saml2Bearer; SAMLResponse: string }
   | { grant_type: typeof GrantType.saml2Bearer; SAMLAssertion: string };
 
+import type { Transport } from '../http/node-transport.js';
+
 /** HTTP settings every request of the client shares. */
 export interface HttpSettings {
   /** Covers connect, headers and body of one attempt. */
   timeoutMs: number;
-  /** Extra CA certificates file (`--ca-file`), added to the defaults and NODE_EXTRA_CA_CERTS. */
+  /** Extra CA certificates file, added to the defaults and NODE_EXTRA_CA_CERTS. */
   caFile?: string | undefined;
-  /** `--verbose`: receives one redacted trace line at a time (written to stderr by the caller). */
+  /** Receives one redacted trace line at a time (the CLI's `--verbose` writes them to stderr). */
   trace?: ((line: string) => void) | undefined;
-  /** Tests inject an undici MockAgent here for faults a real server cannot produce. */
-  dispatcher?: unknown;
+  /**
+   * Carries the requests instead of the default (node's client, or undici's proxy agent when a
+   * proxy variable is set); used as given and never closed here. Tests pass an undici MockAgent
+   * through `undiciTransport` for faults a real server cannot produce.
+   */
+  transport?: Transport | undefined;
   /** Retry back-off is injectable so tests need not wait. */
   sleep?: ((ms: number) => Promise<void>) | undefined;
 }

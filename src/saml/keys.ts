@@ -9,10 +9,13 @@ import { createPrivateKey, createPublicKey, type KeyObject, X509Certificate } fr
 /** A key or certificate the caller supplied is unusable; callers map it to their own error. */
 export class KeyInputError extends Error {
   readonly hint: string | undefined;
-  constructor(message: string, hint?: string) {
+  /** For hints that name the caller's own flags (the CLI's table words them, src/cli/error-hints.ts). */
+  readonly reason: string | undefined;
+  constructor(message: string, hint?: string, reason?: string) {
     super(message);
     this.name = 'KeyInputError';
     this.hint = hint;
+    this.reason = reason;
   }
 }
 
@@ -66,7 +69,8 @@ export function publishableCertificate(certificatePem: string, signingKey: KeyOb
     // Never let key material end up in KeyInfo, whatever file was passed.
     throw new KeyInputError(
       'the certificate file contains a private key',
-      'pass the certificate (-----BEGIN CERTIFICATE-----) with --sign-cert and the key with --sign-key',
+      undefined,
+      'sign_cert_has_private_key',
     );
   }
   let certificate: X509Certificate;
@@ -81,7 +85,8 @@ export function publishableCertificate(certificatePem: string, signingKey: KeyOb
   if (!certificate.checkPrivateKey(signingKey)) {
     throw new KeyInputError(
       'the certificate does not match the signing key',
-      'pass the certificate issued for this key, or leave out --sign-cert',
+      undefined,
+      'sign_cert_mismatch',
     );
   }
   return certificatePem;

@@ -5,7 +5,7 @@
  * Canonicalisation and signing are xml-crypto's; nothing here serialises signed content by hand.
  */
 import { SignedXml } from 'xml-crypto';
-import { UsageError } from '../errors.js';
+import { ExitCode, InputError, TokencliError, UsageError } from '../errors.js';
 import { ALG, NS } from './constants.js';
 import { KeyInputError, publishableCertificate, signingKeyFromPem } from './keys.js';
 import { attribute, childElements, descendantElements, isElement, parseStrictXml } from './strict-xml.js';
@@ -62,7 +62,7 @@ function assertionToSign(xml: string) {
     throw new UsageError('cannot sign the SAML assertion: it must have exactly one Issuer');
   }
   if (descendantElements(assertion, NS.dsig, 'Signature').length > 0) {
-    throw new UsageError('the SAML assertion is already signed', 'send it as it is, without --sign-key');
+    throw new InputError('the SAML assertion is already signed', 'assertion_already_signed');
   }
 }
 
@@ -85,7 +85,10 @@ export function signAssertion(xml: string, keys: SignAssertionKeys): string {
         ? undefined
         : publishableCertificate(keys.certificatePem, signing.key);
   } catch (error) {
-    if (error instanceof KeyInputError) throw new UsageError(error.message, error.hint);
+    if (error instanceof KeyInputError) {
+      const { message, hint, reason } = error;
+      throw new TokencliError(message, { exitCode: ExitCode.usage, hint, reason });
+    }
     throw error;
   }
   const signer = new SignedXml({

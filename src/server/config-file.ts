@@ -1,13 +1,13 @@
 /** Reads the service configuration from a JSON file (`tokencli serve --config FILE`). */
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
 import type { ServiceConfig } from './config.js';
+import { ServiceConfigError } from './config-error.js';
 import { validateServiceConfig } from './config-validation.js';
 
 /**
  * Reads and validates a configuration file.
  *
- * @throws UsageError naming the file and, for invalid content, the bad key
+ * @throws ServiceConfigError naming the file and, for invalid content, the bad key
  */
 export async function loadServiceConfig(path: string): Promise<ServiceConfig> {
   let text: string;
@@ -16,21 +16,22 @@ export async function loadServiceConfig(path: string): Promise<ServiceConfig> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(code);
-    throw new UsageError(`cannot read config file ${path}: ${why}`, 'pass an existing JSON file to --config');
+    throw new ServiceConfigError(`cannot read config file ${path}: ${why}`, { reason: 'config_unreadable' });
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(
-      `config file ${path} is not valid JSON: ${(error as Error).message}`,
-      'see the configuration format in README.md',
-    );
+    throw new ServiceConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`, {
+      hint: 'see the configuration format in README.md',
+    });
   }
   try {
     return validateServiceConfig(json);
   } catch (error) {
-    if (error instanceof UsageError) throw new UsageError(`${path}: ${error.message}`, error.hint);
+    if (error instanceof ServiceConfigError) {
+      throw new ServiceConfigError(`${path}: ${error.message}`, { hint: error.hint });
+    }
     throw error;
   }
 }

@@ -3,7 +3,7 @@
  * grants and duplicates are errors that name the key path (`apps[0].redirect_uris[1]: …`), so a
  * typo never silently becomes a default.
  */
-import { UsageError } from '../errors.js';
+
 import { KeyInputError, verificationKeyFromPem } from '../saml/keys.js';
 import {
   type AppConfig,
@@ -14,6 +14,7 @@ import {
   type ServiceConfig,
   type UserConfig,
 } from './config.js';
+import { ServiceConfigError } from './config-error.js';
 
 const HINT = 'fix the configuration file; its format is described in README.md (tokencli serve)';
 /** Ten years: keeps expiry arithmetic far from overflow and catches unit mistakes (ms for s). */
@@ -29,7 +30,9 @@ const VSCHARS = /^[\x20-\x7e]+$/;
 type Json = Record<string, unknown>;
 
 function fail(path: string, problem: string): never {
-  throw new UsageError(path === '' ? `the configuration ${problem}` : `${path}: ${problem}`, HINT);
+  throw new ServiceConfigError(path === '' ? `the configuration ${problem}` : `${path}: ${problem}`, {
+    hint: HINT,
+  });
 }
 
 function object(value: unknown, path: string, allowed: readonly string[]): Json {
@@ -204,7 +207,7 @@ function noDuplicates<T>(items: T[], path: string, field: string, keyOf: (item: 
 /**
  * Validates a parsed configuration and fills in the defaults of SPEC.md §1.
  *
- * @throws UsageError whose message starts with the path of the bad key
+ * @throws ServiceConfigError whose message starts with the path of the bad key
  */
 export function validateServiceConfig(json: unknown): ServiceConfig {
   const top = object(json, '', [

@@ -5,9 +5,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
-import { UsageError } from '../errors.js';
 import { ReplayCache } from '../saml/replay-cache.js';
 import type { ServiceConfig } from './config.js';
+import { ServiceConfigError } from './config-error.js';
 import { validateServiceConfig } from './config-validation.js';
 import { demoServiceConfig } from './demo-config.js';
 import { connectDemoSso, type DemoSso, generateDemoIdpKeyPair } from './demo-sso.js';
@@ -88,25 +88,22 @@ const FORBIDDEN_HOST: JsonReply = {
 function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
   switch (error.code) {
     case 'EADDRINUSE':
-      return new UsageError(
-        `port ${port} on ${host} is already in use`,
-        'choose another port with --port, or --port 0 for any free port',
-        error,
-      );
+      return new ServiceConfigError(`port ${port} on ${host} is already in use`, {
+        reason: 'listen_in_use',
+        cause: error,
+      });
     case 'EACCES':
-      return new UsageError(
-        `no permission to listen on port ${port}`,
-        'use a port above 1023, or --port 0',
-        error,
-      );
+      return new ServiceConfigError(`no permission to listen on port ${port}`, {
+        reason: 'listen_denied',
+        cause: error,
+      });
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new UsageError(
-        `cannot listen on ${host}: not an address of this machine`,
-        'pass a local address to --host, such as 127.0.0.1',
-        error,
-      );
+      return new ServiceConfigError(`cannot listen on ${host}: not an address of this machine`, {
+        reason: 'listen_not_local',
+        cause: error,
+      });
     default:
       return error;
   }
@@ -118,7 +115,7 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
  * @param config the configuration; validated (defaults filled in). Without one, the demo
  *   configuration with an SSO connection whose key pair is generated now (see `demoSso`); pass
  *   `demoServiceConfig()` for the demo without SSO
- * @throws UsageError for an invalid configuration or an address that cannot be bound
+ * @throws ServiceConfigError for an invalid configuration or an address that cannot be bound
  */
 export async function startTokenService(
   config?: ServiceConfig,

@@ -12,6 +12,7 @@
 // Synchronous calls: quick single syscalls, and no node:fs/promises on the start-up path.
 import { chmodSync, constants, copyFileSync, lstatSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { TokencliError } from '../errors.js';
 import { ensurePrivateDir, readPrivateFile } from '../fs/private-files.js';
 
 /** Profile entries are kept as read (unknown) so that rewriting one never alters another. */
@@ -37,8 +38,10 @@ export async function loadCredentialsFile(path: string): Promise<LoadResult> {
   try {
     text = await readPrivateFile(path);
   } catch (error) {
+    // The symlink refusal and other TokencliErrors (whose `code` is theirs, not an errno) pass on.
+    if (error instanceof TokencliError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === undefined) throw error; // the symlink refusal and other TokencliErrors
+    if (code === undefined) throw error;
     return { ok: false, problem: `cannot read it: ${code}` };
   }
   if (text === undefined) return { ok: true, doc: emptyDocument(), exists: false };

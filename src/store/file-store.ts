@@ -121,7 +121,9 @@ export class FileStore implements CredentialStore {
       if (forWrite) {
         throw new TokencliError(`refusing to overwrite ${reason}`, {
           exitCode: ExitCode.internal,
-          hint: `move ${this.location} away yourself, or use --store keychain or --store none`,
+          code: 'store',
+          reason: 'file_store_damaged',
+          details: { path: this.location },
           cause: error,
         });
       }

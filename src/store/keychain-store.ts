@@ -139,7 +139,8 @@ export class KeychainStore implements CredentialStore {
             `the ${this.location} did not answer within ${this.#timeoutMs / 1000}s (${what})`,
             {
               exitCode: ExitCode.internal,
-              hint: 'unlock the keychain and try again, or use --store file',
+              code: 'store',
+              reason: 'keychain_timeout',
             },
           ),
         );
@@ -152,7 +153,8 @@ export class KeychainStore implements CredentialStore {
       const message = error instanceof Error ? error.message : String(error);
       throw new TokencliError(`the ${this.location} failed (${what}): ${message}`, {
         exitCode: ExitCode.internal,
-        hint: 'check that the keychain is unlocked, or use --store file',
+        code: 'store',
+        reason: 'keychain_failed',
         cause: error,
       });
     } finally {

@@ -10,7 +10,7 @@
  *   exactly one warning line saying why and where the credentials are kept.
  */
 import { join } from 'node:path';
-import { ExitCode, TokencliError, UsageError } from '../errors.js';
+import { ExitCode, InputError, TokencliError } from '../errors.js';
 import { FileStore } from './file-store.js';
 import type { KeyringModule } from './keychain-store.js';
 import { MemoryStore } from './memory-store.js';
@@ -41,7 +41,7 @@ const SECRET_SERVICE_PLATFORMS: ReadonlySet<NodeJS.Platform> = new Set([
 /**
  * Opens the store to use for this run.
  *
- * @throws UsageError (exit 2) for a `kind` that is not a store;
+ * @throws InputError (exit 2) for a `kind` that is not a store;
  *   TokencliError exit 2 when `kind` is `keychain` and the keychain cannot be used;
  *   TokencliError exit 2 when a symbolic link sits at the credentials file (file store, on use).
  */
@@ -49,7 +49,9 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
   const { kind, warn } = options;
   if (kind !== undefined && !STORE_KINDS.has(kind)) {
     // The settings layer validates --store and TOKENCLI_STORE; this guards against a slip there.
-    throw new UsageError(`unknown credential store "${String(kind)}"`, 'use --store keychain, file or none');
+    throw new InputError(`unknown credential store "${String(kind)}"`, 'store_unknown', {
+      kind: String(kind),
+    });
   }
   if (kind === 'none') return new MemoryStore();
   const filePath = join(options.configDir, 'credentials.json');
@@ -60,7 +62,8 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
   if (kind === 'keychain') {
     throw new TokencliError(`the OS keychain cannot be used: ${opened.reason}`, {
       exitCode: ExitCode.usage,
-      hint: 'use --store file to keep credentials in a private file (or --store none for this run only)',
+      code: 'store',
+      reason: 'keychain_unavailable',
     });
   }
   warn(`warning: OS keychain unavailable (${opened.reason}); keeping credentials in ${filePath}`);

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TokencliError } from '../../src/errors.js';
 import { withFileLock } from '../../src/fs/lock.js';
+import { described } from '../helpers/described.js';
 import { distModule } from './dist-module.js';
 import { tempDir as makeTempDir, removeTempDirs } from './temp-dirs.js';
 
@@ -178,7 +179,8 @@ describe('withFileLock', () => {
     const lockPath = join(file, 'locks', 'p.lock');
     const error = await withFileLock(lockPath, async () => 'never').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokencliError);
-    expect(error).toMatchObject({
+    expect(error).toMatchObject({ code: 'lock', reason: 'lock_unwritable' });
+    expect(described(error)).toMatchObject({
       exitCode: 1,
       message: `cannot create the lock file ${lockPath}: ENOTDIR`,
       hint: 'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',

@@ -7,6 +7,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hintFor } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
@@ -135,7 +136,7 @@ describe('proxies from the environment', () => {
       expect((error as NetworkError).message).toMatch(
         /^the proxy refused to connect to http:\/\/127\.0\.0\.1:\d+: .*502/,
       );
-      expect((error as NetworkError).hint).toBe('check HTTPS_PROXY / HTTP_PROXY / NO_PROXY');
+      expect(hintFor(error as NetworkError)).toBe('check HTTPS_PROXY / HTTP_PROXY / NO_PROXY');
       expect(service.requests).toHaveLength(0);
     } finally {
       await refusing.close();

@@ -3,6 +3,7 @@
  * 1 MiB cap and the User-Agent. Back-off waits go through an injected sleep that only records.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { hintFor } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest, USER_AGENT } from '../../src/http/request.js';
@@ -54,7 +55,7 @@ describe('sendRequest', () => {
     expect(error.exitCode).toBe(ExitCode.unavailable);
     expect(error.failure).toBe('timeout');
     expect(error.message).toBe(`the request to ${server.origin} timed out after 1 s`);
-    expect(error.hint).toMatch(/--timeout SECONDS/);
+    expect(hintFor(error)).toMatch(/--timeout SECONDS/);
     expect(server.requests).toHaveLength(1); // a timeout is never retried: the request reached the service
   });
 
@@ -134,15 +135,15 @@ describe('sendRequest', () => {
     expect(http.slept).toStrictEqual([250, 500]);
     expect(error.exitCode).toBe(ExitCode.unavailable);
     expect(error.failure).toBe('connect');
-    expect(error.code).toBe('ECONNREFUSED');
+    expect(error.systemCode).toBe('ECONNREFUSED');
     expect(error.message).toBe(`could not connect to ${origin}: connection refused`);
-    expect(error.hint).toMatch(/--base-url/);
+    expect(hintFor(error)).toMatch(/--base-url/);
   });
 
   it('retries a DNS failure twice, then fails with exit 5', async () => {
     const http = testHttp();
     const error = await failure(sendRequest(http, get('http://tokencli-test.invalid')));
-    expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(error.code);
+    expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(error.systemCode);
     expect(error.failure).toBe('dns');
     expect(error.message).toMatch(/^could not resolve the host of http:\/\/tokencli-test\.invalid \(E/);
     expect(http.slept).toStrictEqual([250, 500]);
@@ -151,7 +152,7 @@ describe('sendRequest', () => {
   it('does not retry a refused connection without retries', async () => {
     const origin = `http://127.0.0.1:${await closedPort()}`;
     const http = testHttp();
-    expect((await failure(sendRequest(http, get(origin, false)))).code).toBe('ECONNREFUSED');
+    expect((await failure(sendRequest(http, get(origin, false)))).systemCode).toBe('ECONNREFUSED');
     expect(http.slept).toStrictEqual([]);
   });
 

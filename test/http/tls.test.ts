@@ -8,9 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { hintFor } from '../../src/cli/error-hints.js';
+import { ExitCode, InputError } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
+import { described } from '../helpers/described.js';
 import { json, type LoopbackServer, startServer, testHttp } from './loopback-server.js';
 
 function opensslAvailable(): boolean {
@@ -84,12 +86,12 @@ describe.skipIf(!HAS_OPENSSL)(
       const e = error as NetworkError;
       expect(e.exitCode).toBe(ExitCode.unavailable);
       expect(e.failure).toBe('tls');
-      expect(e.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+      expect(e.systemCode).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
       expect(e.message).toBe(
         `the TLS certificate of ${server.origin} is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT)`,
       );
-      expect(e.hint).toContain('--ca-file FILE');
-      expect(e.hint).toContain('NODE_EXTRA_CA_CERTS=FILE');
+      expect(hintFor(e)).toContain('--ca-file FILE');
+      expect(hintFor(e)).toContain('NODE_EXTRA_CA_CERTS=FILE');
       expect(http.slept).toStrictEqual([]);
     });
 
@@ -114,7 +116,7 @@ describe.skipIf(!HAS_OPENSSL)(
         retry: false,
       }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
-      expect((error as NetworkError).code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+      expect((error as NetworkError).systemCode).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
       expect((error as NetworkError).message).toBe(
         `the TLS certificate of https://localhost:${server.port} does not match its host name (ERR_TLS_CERT_ALTNAME_INVALID)`,
       );
@@ -125,22 +127,20 @@ describe.skipIf(!HAS_OPENSSL)(
       const before = server.requests.length;
       const missing = join(dir, 'missing.pem');
       const error = await sendRequest(testHttp({ caFile: missing }), get()).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UsageError);
-      expect((error as UsageError).exitCode).toBe(ExitCode.usage);
-      expect((error as UsageError).message).toBe(
-        `the CA certificate file ${missing} (--ca-file) does not exist`,
-      );
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).exitCode).toBe(ExitCode.usage);
+      expect(described(error).message).toBe(`the CA certificate file ${missing} (--ca-file) does not exist`);
 
       const junk = join(dir, 'junk.pem');
       writeFileSync(junk, 'not a certificate\n');
       const notPem = await sendRequest(testHttp({ caFile: junk }), get()).catch((e: unknown) => e);
-      expect((notPem as UsageError).message).toBe(
+      expect(described(notPem).message).toBe(
         `the CA certificate file ${junk} (--ca-file) holds no PEM certificate`,
       );
 
       process.env.NODE_EXTRA_CA_CERTS = missing;
       const fromEnv = await sendRequest(testHttp(), get()).catch((e: unknown) => e);
-      expect((fromEnv as UsageError).message).toBe(
+      expect(described(fromEnv).message).toBe(
         `the CA certificate file ${missing} (NODE_EXTRA_CA_CERTS) does not exist`,
       );
       expect(server.requests.length).toBe(before);

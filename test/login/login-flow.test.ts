@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { ExitCode, TokencliError, UsageError } from '../../src/errors.js';
+import { hintFor } from '../../src/cli/error-hints.js';
+import { ExitCode, InputError, TokencliError } from '../../src/errors.js';
 import { type AuthorizationGrant, type LoginFlowDeps, runLoginFlow } from '../../src/login/login-flow.js';
 import { s256Challenge } from '../../src/login/pkce.js';
 import { rawGet } from './http-get.js';
@@ -120,7 +121,7 @@ describe('runLoginFlow', () => {
     expect(error).toBeInstanceOf(TokencliError);
     expect(error.exitCode).toBe(ExitCode.loginIncomplete);
     expect(error.message).toBe('timed out after 0.3 s waiting for the login to finish in the browser');
-    expect(error.hint).toContain('--timeout-login');
+    expect(hintFor(error)).toContain('--timeout-login');
     const port = Number(new URL((await h.authorizeUrl).searchParams.get('redirect_uri') ?? '').port);
     expect(await rawGet(port, '/callback').catch((e: NodeJS.ErrnoException) => e.code)).toBe('ECONNREFUSED');
   });
@@ -148,7 +149,7 @@ describe('runLoginFlow', () => {
         summary: '',
       }),
     ).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(InputError);
     expect(h.info).toEqual([]);
   });
 

@@ -1,10 +1,11 @@
 import { connect, createServer as createNetServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ExitCode, TokencliError, UsageError } from '../../src/errors.js';
+import { ExitCode, InputError, TokencliError } from '../../src/errors.js';
 import { pages } from '../../src/login/callback-page.js';
 import { LoopbackListener } from '../../src/login/loopback-listener.js';
 import { parseRedirectUri } from '../../src/login/redirect-uri.js';
+import { described } from '../helpers/described.js';
 import { rawGet } from './http-get.js';
 
 const STATE = 'expected-state-0123456789abcdef';
@@ -85,12 +86,12 @@ describe('binding', () => {
       redirect: parseRedirectUri(`http://127.0.0.1:${port}/callback`),
       expectedState: STATE,
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).exitCode).toBe(ExitCode.usage);
-    expect((error as UsageError).message).toBe(
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).exitCode).toBe(ExitCode.usage);
+    expect(described(error).message).toBe(
       `cannot listen on 127.0.0.1:${port} for --redirect-uri: the port is already in use`,
     );
-    expect((error as UsageError).hint).toContain('--redirect-uri http://127.0.0.1:0/callback');
+    expect(described(error).hint).toContain('--redirect-uri http://127.0.0.1:0/callback');
   });
 
   test('[::1] binds the IPv6 loopback and accepts only its own Host', async (ctx) => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { ExitCode, InputError } from '../../src/errors.js';
 import { allowedHosts, parseRedirectUri, withPort } from '../../src/login/redirect-uri.js';
+import { described } from '../helpers/described.js';
 
 describe('parseRedirectUri', () => {
   test('the default binds 127.0.0.1:8765 on /callback', () => {
@@ -44,10 +45,11 @@ describe('parseRedirectUri', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).exitCode).toBe(ExitCode.usage);
-    expect((error as UsageError).message).toBe(`invalid --redirect-uri "${value}": ${why}`);
-    expect((error as UsageError).hint).toContain('http://127.0.0.1:8765/callback');
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).exitCode).toBe(ExitCode.usage);
+    expect((error as InputError).message).toBe(`invalid redirect URI "${value}": ${why}`);
+    expect(described(error).message).toBe(`invalid --redirect-uri "${value}": ${why}`);
+    expect(described(error).hint).toContain('http://127.0.0.1:8765/callback');
   });
 });
 

@@ -4,12 +4,14 @@
  * gives — successes, the three error shapes, the concurrent-session rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hintFor } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
 import { GrantType, type ServiceClient } from '../../src/oauth/types.js';
 import { demoServiceConfig, startTokenService, type TokenServiceHandle } from '../../src/server/index.js';
+import { described } from '../helpers/described.js';
 import { testHttp } from '../http/loopback-server.js';
 
 let service: TokenServiceHandle;
@@ -70,15 +72,15 @@ describe('against the local token service', () => {
 
   it('bad user credentials: subcode 017, exit 3', async () => {
     const error = await serviceError(requestToken(client, { ...demoUser, password: 'wrong-password' }));
-    expect(error).toMatchObject({ status: 403, subcode: '017', exitCode: ExitCode.refused });
-    expect(error.hint).toMatch(/email and password/);
+    expect(described(error)).toMatchObject({ status: 403, subcode: '017', exitCode: ExitCode.refused });
+    expect(hintFor(error)).toMatch(/email and password/);
     expect(error.message).not.toContain('wrong-password');
   });
 
   it('unknown client: the ErrorCode body, exit 3, hint naming the client id', async () => {
     const error = await serviceError(requestToken({ ...client, clientId: 'nobody' }, demoUser));
-    expect(error).toMatchObject({ status: 400, exitCode: ExitCode.refused });
-    expect(error.hint).toMatch(/client id "nobody"/);
+    expect(described(error)).toMatchObject({ status: 400, exitCode: ExitCode.refused });
+    expect(hintFor(error)).toMatch(/client id "nobody"/);
   });
 
   it('wrong client secret: refused, exit 3, secret not repeated', async () => {
@@ -95,22 +97,26 @@ describe('against the local token service', () => {
         redirect_uri: 'http://127.0.0.1:8765/callback',
       }),
     );
-    expect(error).toMatchObject({ status: 400, code: 'invalid_grant', exitCode: ExitCode.refused });
-    expect(error.hint).toMatch(/tokencli login/);
+    expect(described(error)).toMatchObject({
+      status: 400,
+      serviceCode: 'invalid_grant',
+      exitCode: ExitCode.refused,
+    });
+    expect(hintFor(error)).toMatch(/tokencli login/);
   });
 
   it('an invalid refresh token: invalid_grant, exit 3', async () => {
     const error = await serviceError(
       requestToken(client, { grant_type: GrantType.refreshToken, refresh_token: 'no-such-refresh-token' }),
     );
-    expect(error).toMatchObject({ code: 'invalid_grant', exitCode: ExitCode.refused });
-    expect(error.hint).toBe('the refresh token is invalid, expired or revoked; run tokencli login');
+    expect(described(error)).toMatchObject({ serviceCode: 'invalid_grant', exitCode: ExitCode.refused });
+    expect(hintFor(error)).toBe('the refresh token is invalid, expired or revoked; run tokencli login');
   });
 
   it('an unknown access token on tokeninfo: 401, exit 3', async () => {
     const error = await serviceError(fetchTokenInfo(client, 'no-such-access-token'));
-    expect(error).toMatchObject({ status: 401, exitCode: ExitCode.refused });
-    expect(error.hint).toMatch(/invalid, expired or revoked/);
+    expect(described(error)).toMatchObject({ status: 401, exitCode: ExitCode.refused });
+    expect(hintFor(error)).toMatch(/invalid, expired or revoked/);
     expect(error.message).not.toContain('no-such-access-token');
   });
 
@@ -122,8 +128,8 @@ describe('against the local token service', () => {
     } as const;
     const first = await requestToken(client, single);
     const error = await serviceError(requestToken(client, single));
-    expect(error).toMatchObject({ status: 403, subcode: '018', exitCode: ExitCode.refused });
-    expect(error.hint).toBe('run again with --end-other-sessions to end your other sessions');
+    expect(described(error)).toMatchObject({ status: 403, subcode: '018', exitCode: ExitCode.refused });
+    expect(hintFor(error)).toBe('run again with --end-other-sessions to end your other sessions');
     const second = await requestToken(client, single, { endOtherSessions: true });
     expect(second.access_token).not.toBe(first.access_token);
     const revoked = await serviceError(fetchTokenInfo(client, first.access_token));

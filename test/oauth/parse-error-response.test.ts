@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hintFor } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import type { HttpResponse } from '../../src/http/request.js';
 import { parseErrorResponse } from '../../src/oauth/parse-error-response.js';
@@ -21,12 +22,12 @@ function response(status: number, body: unknown, headers: Record<string, string>
 function fields(error: ServiceError) {
   return {
     status: error.status,
-    code: error.code,
+    serviceCode: error.serviceCode,
     subcode: error.subcode,
     description: error.description,
     exitCode: error.exitCode,
     message: error.message,
-    hint: error.hint,
+    hint: hintFor(error),
   };
 }
 
@@ -42,7 +43,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
     );
     expect(fields(error)).toStrictEqual({
       status: 400,
-      code: 'invalid_request',
+      serviceCode: 'invalid_request',
       subcode: undefined,
       description: 'invalid or null consumer key: XXXX',
       exitCode: ExitCode.refused,
@@ -65,7 +66,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
     );
     expect(fields(error)).toStrictEqual({
       status: 403,
-      code: '403',
+      serviceCode: '403',
       subcode: '017',
       description: 'Credential provided is invalid. or there was problem with your account.',
       exitCode: ExitCode.refused,
@@ -91,7 +92,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
     expect(error.message).toBe(
       'the token service refused the request (HTTP 403, subcode 018): Your session has been logged out as the same user is logged in elsewhere.',
     );
-    expect(error.hint).toBe('run again with --end-other-sessions to end your other sessions');
+    expect(hintFor(error)).toBe('run again with --end-other-sessions to end your other sessions');
   });
 
   it.each([
@@ -111,7 +112,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
     );
     expect(fields(error)).toStrictEqual({
       status: 400,
-      code: 'invalid_grant',
+      serviceCode: 'invalid_grant',
       subcode: undefined,
       description: 'the grant is not valid',
       exitCode: ExitCode.refused,
@@ -133,10 +134,10 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
   ])('maps RFC 6749 %s to exit 3 and a hint', (code, status, hint) => {
     const error = parseErrorResponse(response(status, { error: code }), TOKEN);
     expect(error.exitCode).toBe(ExitCode.refused);
-    expect(error.code).toBe(code);
+    expect(error.serviceCode).toBe(code);
     expect(error.description).toBeUndefined();
     expect(error.message).toBe(`the token service refused the request (HTTP ${status}, ${code})`);
-    expect(error.hint).toMatch(hint);
+    expect(hintFor(error)).toMatch(hint);
   });
 
   it('reads an invalid_token challenge from WWW-Authenticate on tokeninfo', () => {
@@ -152,7 +153,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
     );
     expect(fields(error)).toMatchObject({
       status: 401,
-      code: 'invalid_token',
+      serviceCode: 'invalid_token',
       description: 'token expired',
       exitCode: ExitCode.refused,
       message: 'the token service refused the request (HTTP 401, invalid_token): token expired',
@@ -168,7 +169,7 @@ describe('parseErrorResponse: anything else', () => {
     const error = parseErrorResponse(response(502, html, { 'content-type': 'text/html' }), TOKEN);
     expect(fields(error)).toStrictEqual({
       status: 502,
-      code: undefined,
+      serviceCode: undefined,
       subcode: undefined,
       description: '502 Bad Gateway 502 Bad Gateway nginx',
       exitCode: ExitCode.unavailable,
@@ -190,7 +191,7 @@ describe('parseErrorResponse: anything else', () => {
     const error = parseErrorResponse(response(401, ''), TOKEN);
     expect(error.message).toBe('the token service refused the request (HTTP 401) with an empty body');
     expect(error.exitCode).toBe(ExitCode.refused);
-    expect(error.hint).toMatch(/client id and client secret/);
+    expect(hintFor(error)).toMatch(/client id and client secret/);
     const failed = parseErrorResponse(response(503, '  '), TOKEN);
     expect(failed.message).toBe('the token service failed (HTTP 503) with an empty body');
     expect(failed.exitCode).toBe(ExitCode.unavailable);
@@ -202,8 +203,8 @@ describe('parseErrorResponse: anything else', () => {
         parseErrorResponse(response(status, 'nope', { 'content-type': 'text/plain' }), TOKEN).exitCode,
       ).toBe(ExitCode.unavailable);
     }
-    expect(parseErrorResponse(response(404, ''), TOKEN).hint).toMatch(/base URL/);
-    expect(parseErrorResponse(response(429, '', { 'retry-after': '120' }), TOKEN).hint).toBe(
+    expect(hintFor(parseErrorResponse(response(404, ''), TOKEN))).toMatch(/base URL/);
+    expect(hintFor(parseErrorResponse(response(429, '', { 'retry-after': '120' }), TOKEN))).toBe(
       'the token service is busy or down; try again later (the service asks to wait 120 s)',
     );
   });
@@ -224,7 +225,7 @@ describe('parseErrorResponse: anything else', () => {
       }),
       TOKEN,
     );
-    expect(error.code).toBe('invalid_grant');
+    expect(error.serviceCode).toBe('invalid_grant');
     expect(error.description).toBe('bad red line');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting their absence
     expect(error.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
@@ -270,7 +271,7 @@ describe('readServiceJson', () => {
 
   it('treats a 200 carrying an error document as the refusal it is', () => {
     expect(() => readServiceJson(response(200, { error: 'invalid_grant' }), TOKEN)).toThrow(
-      expect.objectContaining({ exitCode: ExitCode.refused, code: 'invalid_grant', status: 200 }),
+      expect.objectContaining({ exitCode: ExitCode.refused, serviceCode: 'invalid_grant', status: 200 }),
     );
   });
 
@@ -289,6 +290,6 @@ describe('readServiceJson', () => {
     expect(error?.message).toBe(
       'the token service answered with a redirect (HTTP 302) to https://login.example/sso?code=[redacted]&next=%2Fhome; redirects are not followed so that credentials are never sent elsewhere',
     );
-    expect(error?.hint).toMatch(/base URL/);
+    expect(error && hintFor(error)).toMatch(/base URL/);
   });
 });

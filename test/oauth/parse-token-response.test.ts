@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hintFor } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { parseTokenResponse } from '../../src/oauth/parse-token-response.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
@@ -159,7 +160,7 @@ describe('parseTokenResponse', () => {
     expect(error.status).toBe(200);
     expect(error.description).toBe(problem);
     expect(error.message).toBe(`the token service sent an unexpected response (HTTP 200): ${problem}`);
-    expect(error.hint).toMatch(/base URL/);
+    expect(hintFor(error)).toMatch(/base URL/);
   });
 
   it('rejects NaN and Infinity that reach it as numbers', () => {

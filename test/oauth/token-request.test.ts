@@ -8,6 +8,7 @@ import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
 import { type GrantRequest, GrantType } from '../../src/oauth/types.js';
 import { VERSION } from '../../src/version.js';
+import { described } from '../helpers/described.js';
 import {
   FIXED_NOW,
   json,
@@ -159,7 +160,7 @@ describe('requestToken: the answers', () => {
         Error: 'invalid or null consumer key: demo-client',
         Hint: 'pass client_id',
       },
-      { status: 400, code: 'invalid_request', subcode: undefined, exitCode: ExitCode.refused },
+      { status: 400, serviceCode: 'invalid_request', subcode: undefined, exitCode: ExitCode.refused },
     ],
     [
       'subcode 017',
@@ -173,7 +174,7 @@ describe('requestToken: the answers', () => {
       },
       {
         status: 403,
-        code: '403',
+        serviceCode: '403',
         subcode: '017',
         exitCode: ExitCode.refused,
         message:
@@ -202,7 +203,7 @@ describe('requestToken: the answers', () => {
       { error: 'invalid_grant', error_description: 'wrong email or password' },
       {
         status: 400,
-        code: 'invalid_grant',
+        serviceCode: 'invalid_grant',
         description: 'wrong email or password',
         exitCode: ExitCode.refused,
         message: 'the token service refused the request (HTTP 400, invalid_grant): wrong email or password',
@@ -281,7 +282,7 @@ describe('requestToken: the answers', () => {
     const error = await serviceError(
       requestToken(testClient(server.origin, testHttp(), 'demo-secret'), CLIENT_CREDENTIALS),
     );
-    expect(error).toMatchObject(expected);
+    expect(described(error)).toMatchObject(expected);
     expect(server.requests).toHaveLength(1);
   });
 

@@ -1,9 +1,10 @@
 /** fetchTokenInfo against a real loopback server (SPEC.md §1 rule 8-9, §2.4, §2.6). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { ExitCode, InputError } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
 import { VERSION } from '../../src/version.js';
+import { described } from '../helpers/described.js';
 import {
   FIXED_NOW,
   json,
@@ -67,9 +68,9 @@ describe('fetchTokenInfo', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ServiceError);
-    expect(error).toMatchObject({
+    expect(described(error)).toMatchObject({
       status: 401,
-      code: 'invalid_token',
+      serviceCode: 'invalid_token',
       description: 'the token expired',
       exitCode: ExitCode.refused,
       message: 'the token service refused the request (HTTP 401, invalid_token): the token expired',
@@ -87,7 +88,7 @@ describe('fetchTokenInfo', () => {
     const error = await fetchTokenInfo(testClient(server.origin, testHttp()), 'rt-456').catch(
       (e: unknown) => e,
     );
-    expect(error).toMatchObject({
+    expect(described(error)).toMatchObject({
       exitCode: ExitCode.refused,
       message:
         'the token service refused the request (HTTP 400, invalid_request): refresh token information is not supported',
@@ -102,9 +103,9 @@ describe('fetchTokenInfo', () => {
       const error = await fetchTokenInfo(testClient(server.origin, testHttp()), token).catch(
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(UsageError);
-      expect((error as UsageError).exitCode).toBe(ExitCode.usage);
-      expect((error as UsageError).message).not.toContain('X-Injected');
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).exitCode).toBe(ExitCode.usage);
+      expect((error as InputError).message).not.toContain('X-Injected');
       expect(server.requests).toHaveLength(0);
     },
   );
@@ -114,7 +115,7 @@ describe('fetchTokenInfo', () => {
     const error = await fetchTokenInfo(testClient(server.origin, testHttp()), 'at-123').catch(
       (e: unknown) => e,
     );
-    expect(error).toMatchObject({
+    expect(described(error)).toMatchObject({
       exitCode: ExitCode.unavailable,
       message:
         'the token service sent an unexpected response (HTTP 200): the token information carries none of the documented fields',

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ExitCode, UsageError } from '../../src/errors.js';
+import { hintFor } from '../../src/cli/error-hints.js';
+import { ExitCode, TokencliError } from '../../src/errors.js';
 import { ALG } from '../../src/saml/constants.js';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
 import {
@@ -18,13 +19,13 @@ beforeAll(() => {
   idp = rsaKeyPair();
 });
 
-function usageError(run: () => unknown): UsageError {
+function usageError(run: () => unknown): TokencliError {
   try {
     run();
   } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).exitCode).toBe(ExitCode.usage);
-    return error as UsageError;
+    expect(error).toBeInstanceOf(TokencliError);
+    expect((error as TokencliError).exitCode).toBe(ExitCode.usage);
+    return error as TokencliError;
   }
   throw new Error('no error');
 }
@@ -95,7 +96,7 @@ describe('signAssertion', () => {
           }),
         );
         expect(error.message).toBe('the certificate does not match the signing key');
-        expect(error.hint).toBe('pass the certificate issued for this key, or leave out --sign-cert');
+        expect(hintFor(error)).toBe('pass the certificate issued for this key, or leave out --sign-cert');
       });
 
       it('refuses a "certificate" file that holds a private key', () => {
@@ -130,7 +131,7 @@ describe('signAssertion', () => {
       .toString();
     const error = usageError(() => signAssertion(assertionXml(), { privateKeyPem: encrypted }));
     expect(error.message).toBe('the signing key is encrypted');
-    expect(error.hint).toBe('decrypt it first: openssl pkey -in key.pem -out key-plain.pem');
+    expect(hintFor(error)).toBe('decrypt it first: openssl pkey -in key.pem -out key-plain.pem');
   });
 
   it('refuses a garbled key', () => {
@@ -152,7 +153,7 @@ describe('signAssertion', () => {
     const signed = signAssertion(assertionXml(), { privateKeyPem: idp.privateKeyPem });
     const error = usageError(() => signAssertion(signed, { privateKeyPem: idp.privateKeyPem }));
     expect(error.message).toBe('the SAML assertion is already signed');
-    expect(error.hint).toBe('send it as it is, without --sign-key');
+    expect(hintFor(error)).toBe('send it as it is, without --sign-key');
   });
 
   it('refuses XML that is not well-formed, without echoing it', () => {

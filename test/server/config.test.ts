@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { ServiceConfigError } from '../../src/server/config-error.js';
 import { demoServiceConfig, loadServiceConfig, validateServiceConfig } from '../../src/server/index.js';
 
 const CERTIFICATE = readFileSync(new URL('./fixtures/idp-certificate.pem', import.meta.url), 'utf8');
@@ -49,14 +49,14 @@ function withoutUndefined(obj: Record<string, unknown>): Record<string, unknown>
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
 }
 
-function errorOf(json: unknown): UsageError {
+function errorOf(json: unknown): ServiceConfigError {
   try {
     validateServiceConfig(json);
   } catch (error) {
-    if (error instanceof UsageError) return error;
+    if (error instanceof ServiceConfigError) return error;
     throw error;
   }
-  throw new Error('expected a UsageError');
+  throw new Error('expected a ServiceConfigError');
 }
 
 describe('validateServiceConfig', () => {

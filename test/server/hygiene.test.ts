@@ -1,6 +1,7 @@
 import { connect, createServer } from 'node:net';
 import { describe, expect, test, vi } from 'vitest';
 import { startTokenService } from '../../src/server/index.js';
+import { described } from '../helpers/described.js';
 import {
   clientCredentials,
   DEMO,
@@ -244,7 +245,7 @@ describe('starting and stopping', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      await expect(startTokenService(undefined, { port })).rejects.toMatchObject({
+      await expect(startTokenService(undefined, { port }).catch(described)).resolves.toMatchObject({
         message: `port ${port} on 127.0.0.1 is already in use`,
         hint: 'choose another port with --port, or --port 0 for any free port',
         exitCode: 2,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/memory-store.js';
 import { openStore } from '../../src/store/open-store.js';
+import { described } from '../helpers/described.js';
 import { sampleRecord } from './records.js';
 
 describe('the none store', () => {
@@ -43,7 +44,7 @@ describe('openStore', () => {
       configDir: '/nonexistent',
       warn: () => {},
     }).catch((e: unknown) => e);
-    expect(error).toMatchObject({
+    expect(described(error)).toMatchObject({
       exitCode: 2,
       message: 'unknown credential store "vault"',
       hint: 'use --store keychain, file or none',
