@@ -4,12 +4,12 @@
  */
 import { type Command, CommanderError } from 'commander';
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { GlobalOptions } from './context.js';
 import { createDeps, type DepsOverrides } from './deps.js';
 import { describeError } from './error-hints.js';
 import { type IO, processIO } from './io.js';
 import { buildProgram } from './program.js';
-import { sanitizeText } from './sanitize.js';
 
 function rootOf(command: Command): Command {
   let c = command;

@@ -3,6 +3,7 @@
  * (SPEC.md §2.1). Pure reading and checking; nothing here touches the network or the store.
  */
 import { UsageError } from '../errors.js';
+import { isLoopbackHost } from '../protocol/loopback.js';
 import type { StoreKind } from '../store/types.js';
 import { type ConfigFile, configDirFrom, type ProfileConfig, readConfig } from './config-file.js';
 import type { CommandContext } from './context.js';
@@ -32,11 +33,7 @@ export interface LocalOverrides {
   email?: string | undefined;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
+export { isLoopbackHost };
 
 /** `https://` required, except loopback hosts, which may use `http://` (SPEC.md §2.1). */
 export function checkBaseUrl(raw: string, source: string): string {

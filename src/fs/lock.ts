@@ -14,6 +14,7 @@ import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, wr
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { ExitCode, TokencliError } from '../errors.js';
+import { formatSeconds } from '../text/seconds.js';
 import { ensurePrivateDir } from './private-files.js';
 import { uniqueSuffix } from './unique-name.js';
 
@@ -226,7 +227,7 @@ async function releaseIfOwned(path: string, token: string): Promise<void> {
 }
 
 function timeoutError(path: string, owner: LockOwner | undefined, timeoutMs: number): TokencliError {
-  const seconds = Math.round(timeoutMs / 100) / 10;
+  const seconds = formatSeconds(timeoutMs);
   const held = owner
     ? ` (held by pid ${owner.pid} on ${owner.host} since ${new Date(owner.since).toISOString()})`
     : '';

@@ -5,6 +5,7 @@
  * that the CLI can name the fix in its own terms (src/cli/error-hints.ts).
  */
 import { ExitCode, TokencliError } from '../errors.js';
+import { formatSeconds } from '../text/seconds.js';
 import { scrubKnownSecrets } from './redact.js';
 
 /** What went wrong on the wire, for callers and tests that need more than the message. */
@@ -218,8 +219,4 @@ export function timeoutError(target: string, timeoutMs: number, cause?: unknown)
     'timeout',
     cause,
   );
-}
-
-function formatSeconds(ms: number): string {
-  return String(Math.round(ms / 100) / 10);
 }

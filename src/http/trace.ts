@@ -3,7 +3,7 @@
  * secret redacted (by name and by value, see redact.ts), control characters removed, long bodies
  * shortened. The caller decides where lines go (stderr); this module only formats them.
  */
-import { sanitizeText } from '../cli/sanitize.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { redactForm, redactHeaders, redactText, redactUrl, scrubKnownSecrets } from './redact.js';
 
 /** Bodies in the trace are shortened to this many characters. */

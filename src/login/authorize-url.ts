@@ -3,6 +3,7 @@
  * parameters (`client_id`, `state`, `scope`, `endOtherSessions`) plus the standard OAuth ones
  * (`response_type=code`, `redirect_uri`) and PKCE S256 (RFC 7636 §4.3).
  */
+import { AUTHORIZE_PATH } from '../protocol/endpoints.js';
 
 /** What goes into one authorization request. */
 export interface AuthorizeUrlParams {
@@ -18,9 +19,6 @@ export interface AuthorizeUrlParams {
   /** Sends `endOtherSessions=True` (SPEC.md §1 rule 10); nothing is sent otherwise. */
   endOtherSessions?: boolean | undefined;
 }
-
-/** The path of the authorize endpoint, relative to the base URL. */
-export const AUTHORIZE_PATH = '/v2/oauth/authorize';
 
 /** Builds `<baseUrl>/v2/oauth/authorize?…`, keeping any path prefix of the base URL. */
 export function buildAuthorizeUrl(params: AuthorizeUrlParams): string {

@@ -8,6 +8,7 @@
  */
 import type { Readable } from 'node:stream';
 import { ExitCode, TokencliError } from '../errors.js';
+import { formatSeconds } from '../text/seconds.js';
 import { buildAuthorizeUrl } from './authorize-url.js';
 import { pages } from './callback-page.js';
 import { LoopbackListener, type ReceivedCode } from './loopback-listener.js';
@@ -63,15 +64,14 @@ function interrupted(signal: AbortSignal): unknown {
     : new TokencliError('interrupted', { exitCode: ExitCode.interrupted, cause: signal.reason });
 }
 
-/** Seconds for messages: 300000 → "300", 300 → "0.3". */
-function seconds(ms: number): string {
-  return String(Number((ms / 1000).toFixed(1)));
-}
-
 function timedOut(timeoutMs: number): TokencliError {
   return new TokencliError(
-    `timed out after ${seconds(timeoutMs)} s waiting for the login to finish in the browser`,
-    { exitCode: ExitCode.loginIncomplete, reason: 'login_timeout', details: { seconds: seconds(timeoutMs) } },
+    `timed out after ${formatSeconds(timeoutMs)} s waiting for the login to finish in the browser`,
+    {
+      exitCode: ExitCode.loginIncomplete,
+      reason: 'login_timeout',
+      details: { seconds: formatSeconds(timeoutMs) },
+    },
   );
 }
 
@@ -139,7 +139,9 @@ export async function runLoginFlow<T>(
         }).then((code) => ({ code, respond: async () => {} })),
       );
     }
-    deps.info(`Waiting up to ${seconds(settings.timeoutMs)} s for the login to finish (Ctrl-C to cancel)…`);
+    deps.info(
+      `Waiting up to ${formatSeconds(settings.timeoutMs)} s for the login to finish (Ctrl-C to cancel)…`,
+    );
     const received = await Promise.race(waits);
     // Whichever came first won: the others stop now (the paste prompt lets go of stdin).
     stopWaiting.abort();

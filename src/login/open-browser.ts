@@ -9,6 +9,7 @@
  * PowerShell `Start` on Windows and WSL, `xdg-open` elsewhere).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { isLoopbackHost } from '../protocol/loopback.js';
 
 export interface OpenBrowserOptions {
   env: NodeJS.ProcessEnv;
@@ -20,8 +21,6 @@ export interface OpenBrowserOptions {
   launch?: ((url: string) => Promise<ChildProcess>) | undefined;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /** Only these URLs are ever handed to another program: `https://`, or `http://` on a loopback host. */
 export function isSafeToOpen(url: string): boolean {
   let parsed: URL;
@@ -32,7 +31,7 @@ export function isSafeToOpen(url: string): boolean {
   }
   if (parsed.username !== '' || parsed.password !== '') return false;
   if (parsed.protocol === 'https:') return true;
-  return parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname);
+  return parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname);
 }
 
 async function launchWithOpen(url: string): Promise<ChildProcess> {

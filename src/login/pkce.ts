@@ -3,7 +3,10 @@
  * The verifier never leaves this process except in the code exchange; only its S256 challenge
  * goes into the authorize URL, so a code intercepted on its way back is useless to anyone else.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { s256Challenge } from '../protocol/pkce.js';
+
+export { s256Challenge };
 
 /** A PKCE verifier and its S256 challenge. */
 export interface PkcePair {
@@ -16,11 +19,6 @@ export interface PkcePair {
 
 /** Source of randomness; tests pass a deterministic one to check known vectors. */
 export type RandomBytes = (size: number) => Buffer;
-
-/** RFC 7636 §4.2 S256 transform of a verifier. */
-export function s256Challenge(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
-}
 
 /** A fresh verifier (32 random bytes, RFC 7636 §7.1 recommends at least 256 bits) and its challenge. */
 export function createPkcePair(random: RandomBytes = randomBytes): PkcePair {

@@ -4,8 +4,7 @@
  */
 import { InputError } from '../errors.js';
 
-export const TOKEN_PATH = '/v2/oauth/token';
-export const TOKENINFO_PATH = '/v2/oauth/tokeninfo';
+export { AUTHORIZE_PATH, TOKEN_PATH, TOKENINFO_PATH } from '../protocol/endpoints.js';
 
 /**
  * The endpoint's URL, with an empty query and no fragment whatever the base URL carried. A trailing

@@ -11,6 +11,7 @@
 
 import { ExitCode } from '../errors.js';
 import type { HttpResponse } from '../http/request.js';
+import { recogniseErrorBody } from '../protocol/error-bodies.js';
 import {
   exitCodeForStatus,
   type RequestContext,
@@ -54,45 +55,27 @@ export function parseErrorResponse(res: HttpResponse, context: RequestContext): 
   });
 }
 
-/** Recognises an error shape in a JSON value, or returns undefined. */
+/**
+ * Recognises one of the service's error shapes in a JSON value (src/protocol/error-bodies.ts, the
+ * definitions the local service builds them from), its text cleaned for display; or undefined.
+ */
 export function errorShape(json: unknown, secrets: readonly string[]): ParsedError | undefined {
-  if (!isObject(json)) return undefined;
+  const recognised = recogniseErrorBody(json);
+  if (!recognised) return undefined;
   const text = (v: unknown, max?: number): string | undefined =>
     typeof v === 'string' || typeof v === 'number' ? cleanServiceText(String(v), secrets, max) : undefined;
   // Codes are identifiers: anything longer than this is not one worth showing in full.
   const CODE_CHARS = 64;
-
-  // {"ErrorCode": …, "Error": …, "Hint": …}: the service's answer to an unknown client id.
-  if (typeof json.ErrorCode === 'string' || typeof json.Error === 'string') {
-    return {
-      status: 0,
-      serviceCode: text(json.ErrorCode, CODE_CHARS),
-      description: text(json.Error),
-      unknownClient: true,
-      recognised: true,
-    };
-  }
-  // {"error": {"code": 403, "message": …, "subcode": "017"}}
-  if (isObject(json.error)) {
-    const e = json.error;
-    return {
-      status: 0,
-      serviceCode: text(e.code, CODE_CHARS),
-      subcode: text(e.subcode, CODE_CHARS),
-      description: text(e.message) ?? text(e.description),
-      recognised: true,
-    };
-  }
-  // {"error": "invalid_grant", "error_description": …} (RFC 6749 §5.2)
-  if (typeof json.error === 'string') {
-    return {
-      status: 0,
-      serviceCode: text(json.error, CODE_CHARS),
-      description: text(json.error_description),
-      recognised: true,
-    };
-  }
-  return undefined;
+  const parsed: ParsedError = {
+    status: 0,
+    serviceCode: text(recognised.code, CODE_CHARS),
+    description: text(recognised.description),
+    recognised: true,
+  };
+  // The ErrorCode/Error/Hint body is the service's answer to an unknown client id.
+  if (recognised.shape === 'consumer_key') parsed.unknownClient = true;
+  if (recognised.shape === 'platform') parsed.subcode = text(recognised.subcode, CODE_CHARS);
+  return parsed;
 }
 
 function parseErrorBody(res: HttpResponse, context: RequestContext): ParsedError {

@@ -3,8 +3,9 @@
  * characters and escape sequences removed, whitespace collapsed, and shortened. HTML is reduced to
  * its text so a gateway's error page reads as "502 Bad Gateway nginx", not as markup.
  */
-import { sanitizeText } from '../cli/sanitize.js';
+
 import { redactText } from '../http/redact.js';
+import { sanitizeText } from '../text/sanitize.js';
 
 /** Service messages (error descriptions) are cut to this many characters. */
 export const MAX_DESCRIPTION_CHARS = 300;

@@ -3,14 +3,9 @@
  * service's wire names (SPEC.md §1) so `--json` output and records read the same.
  */
 
-export const GrantType = {
-  authorizationCode: 'authorization_code',
-  refreshToken: 'refresh_token',
-  clientCredentials: 'client_credentials',
-  saml2Bearer: 'urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
-} as const;
+import type { GrantType } from '../protocol/grants.js';
 
-export type GrantTypeValue = (typeof GrantType)[keyof typeof GrantType];
+export { GrantType, type GrantTypeValue } from '../protocol/grants.js';
 
 /** Where a token printed by a command came from (the `source` field of `--json`, SPEC.md §2.6). */
 export type TokenSource =

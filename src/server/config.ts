@@ -3,13 +3,10 @@
  * lives in `config-validation.ts`, reading a file in `config-file.ts`.
  */
 
+import type { GRANT_NAMES } from '../protocol/grants.js';
+
 /** The grant types of SPEC.md §1, as they appear in `grant_type` and in an app's `grants`. */
-export const GRANT_NAMES = [
-  'authorization_code',
-  'client_credentials',
-  'refresh_token',
-  'urn:ietf:params:oauth:client-assertion-type:saml2-bearer',
-] as const;
+export { GRANT_NAMES } from '../protocol/grants.js';
 
 export type GrantName = (typeof GRANT_NAMES)[number];
 

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
+import { AUTHORIZE_PATH, TOKEN_PATH, TOKENINFO_PATH } from '../protocol/endpoints.js';
 import { ReplayCache } from '../saml/replay-cache.js';
 import type { ServiceConfig } from './config.js';
 import { ServiceConfigError } from './config-error.js';
@@ -62,9 +63,9 @@ export interface TokenServiceHandle {
 type Handler = (req: IncomingMessage, res: ServerResponse, context: ServiceContext, query: string) => unknown;
 
 const ROUTES: Record<string, Record<string, Handler>> = {
-  '/v2/oauth/authorize': { GET: handleAuthorize, POST: handleAuthorize },
-  '/v2/oauth/token': { POST: handleToken },
-  '/v2/oauth/tokeninfo': { GET: handleTokenInfo },
+  [AUTHORIZE_PATH]: { GET: handleAuthorize, POST: handleAuthorize },
+  [TOKEN_PATH]: { POST: handleToken },
+  [TOKENINFO_PATH]: { GET: handleTokenInfo },
 };
 
 const NOT_FOUND: JsonReply = {

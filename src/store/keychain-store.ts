@@ -10,6 +10,7 @@
  */
 import type * as Keyring from '@napi-rs/keyring';
 import { ExitCode, TokencliError } from '../errors.js';
+import { formatSeconds } from '../text/seconds.js';
 import { parseTokenRecord } from './token-record-shape.js';
 import type { CredentialStore, TokenRecord } from './types.js';
 
@@ -136,7 +137,7 @@ export class KeychainStore implements CredentialStore {
         controller.abort();
         reject(
           new TokencliError(
-            `the ${this.location} did not answer within ${this.#timeoutMs / 1000}s (${what})`,
+            `the ${this.location} did not answer within ${formatSeconds(this.#timeoutMs)}s (${what})`,
             {
               exitCode: ExitCode.internal,
               code: 'store',

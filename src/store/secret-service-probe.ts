@@ -14,6 +14,7 @@
 import { existsSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { formatSeconds } from '../text/seconds.js';
 import { decodeMessage, encodeMethodCall, type MethodCall, type Reply } from './dbus-wire.js';
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
@@ -64,7 +65,7 @@ export function probeSecretService(
       resolve(result);
     };
     const timer = setTimeout(
-      () => finish({ ok: false, reason: `${stage} did not answer within ${formatSeconds(timeoutMs)}` }),
+      () => finish({ ok: false, reason: `${stage} did not answer within ${formatSeconds(timeoutMs)}s` }),
       timeoutMs,
     );
     socket.on('error', (error: NodeJS.ErrnoException) =>
@@ -106,10 +107,6 @@ export function probeSecretService(
     };
     run().then(finish, (error: Error) => finish({ ok: false, reason: `${stage} failed: ${error.message}` }));
   });
-}
-
-function formatSeconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10}s`;
 }
 
 /** The SASL handshake, then method calls answered by serial. */

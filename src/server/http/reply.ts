@@ -31,56 +31,11 @@ export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: R
   res.end(text);
 }
 
-/** RFC 6749 §5.2 error: `{"error": code, "error_description": text}`. */
-export function oauthError(status: number, error: string, description: string): JsonReply {
-  return { status, body: { error, error_description: description } };
-}
-
-// Control characters and overlong values are dropped from echoed input, so a hostile value cannot
-// repaint a terminal that prints the error or bloat the answer.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-export function sanitizeEcho(value: string, max = 200): string {
-  const clean = value.replace(CONTROLS, '');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-}
-
-/** The platform's answer to a missing or unknown client id (SPEC.md §1), the id echoed sanitised. */
-export function consumerKeyError(clientId: string): JsonReply {
-  return {
-    status: 400,
-    body: {
-      ErrorCode: 'invalid_request',
-      Error: `invalid or null consumer key: ${sanitizeEcho(clientId)}`,
-      Hint: "please ensure that you are passing the consumer key like so: 'client_id={consumer_key}'",
-    },
-  };
-}
-
-/** The platform's answer to bad user credentials: 403 subcode 017 (SPEC.md §1). */
-export function invalidCredentialsError(): JsonReply {
-  return {
-    status: 403,
-    body: {
-      error: {
-        code: 403,
-        message: 'Credential provided is invalid. or there was problem with your account.',
-        subcode: '017',
-      },
-    },
-  };
-}
-
-/** The platform's concurrent-session refusal: 403 subcode 018 (SPEC.md §1 rule 10). */
-export function sessionConflictError(): JsonReply {
-  return {
-    status: 403,
-    body: {
-      error: {
-        code: 403,
-        message: 'Your session has been logged out as the same user is logged in elsewhere.',
-        subcode: '018',
-      },
-    },
-  };
-}
+// The error bodies are part of the protocol the client recognises: one definition for both.
+export {
+  consumerKeyError,
+  echoValue as sanitizeEcho,
+  invalidCredentialsError,
+  oauthError,
+  sessionConflictError,
+} from '../../protocol/error-bodies.js';

@@ -3,9 +3,7 @@
  * (codes, states and, from careless clients, secrets travel there), never a header or a body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+import { removeControlCharacters } from '../../text/sanitize.js';
 
 /**
  * The path as logged. Paths of the service's endpoints are logged as they are; in any other path
@@ -13,8 +11,7 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
  */
 export function loggedPath(path: string, known: boolean): string {
   if (known) return path;
-  const masked = path
-    .replace(CONTROLS, '')
+  const masked = removeControlCharacters(path)
     .split('/')
     .map((segment) => (segment.length > 24 ? '…' : segment))
     .join('/');
