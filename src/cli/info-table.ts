@@ -8,8 +8,6 @@ export interface Painter {
   dim(text: string): string;
 }
 
-export const plainPainter: Painter = { ok: (t) => t, bad: (t) => t, dim: (t) => t };
-
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 
