@@ -46,7 +46,25 @@ function usableRefreshToken(
   return record.refresh_token;
 }
 
-/** Steps 1–4 of `tokencli token` under the profile lock; step 1 again once the lock is held. */
+/**
+ * All of `tokencli token` (SPEC.md §2.3), shared with the library's `getToken`: the cache first
+ * (no lock, nothing loaded but the store), then steps 2–4 under the profile lock.
+ */
+export async function getTokenSteps(deps: Deps, options: ObtainOptions): Promise<Obtained> {
+  if (!options.force) {
+    const [settings, service, store] = await Promise.all([deps.settings(), deps.service(), deps.store()]);
+    const cached = freshRecord(
+      await store.getTokens(settings.profile),
+      service,
+      options.minTtlSeconds,
+      deps.now(),
+    );
+    if (cached) return { record: cached, source: 'cache' };
+  }
+  return obtainToken(deps, options);
+}
+
+/** Steps 2–4 of `tokencli token` under the profile lock; step 1 again once the lock is held. */
 export function obtainToken(deps: Deps, options: ObtainOptions): Promise<Obtained> {
   return deps.withProfileLock(() => obtainUnlocked(deps, options));
 }

@@ -4,7 +4,7 @@
  * --ignore-scripts so `prepack` does not rebuild dist/ under the other tests' feet.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, test } from 'vitest';
@@ -13,7 +13,7 @@ import { DEMO } from './env.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
-test('the packed tarball installs into an empty directory and runs --version, serve and token', {
+test('the packed tarball installs into an empty directory and runs --version, serve, token and the library', {
   timeout: 180_000,
 }, async () => {
   const work = tempDir('tokencli-pack-');
@@ -33,6 +33,8 @@ test('the packed tarball installs into an empty directory and runs --version, se
   expect(files).toContain('bin/tokencli.js');
   expect(files).toContain('dist/cli-bundle/main.js');
   expect(files).toContain('dist/server/index.js');
+  expect(files).toContain('dist/index.js');
+  expect(files).toContain('dist/index.d.ts');
   expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
 
   const app = join(work, 'app');
@@ -61,23 +63,56 @@ test('the packed tarball installs into an empty directory and runs --version, se
       createInterface({ input: server.stdout as NodeJS.ReadableStream }).once('line', res);
     });
     const baseUrl = (JSON.parse(line) as { base_url: string }).base_url;
+    // serve logs one line per request on stderr: the library's cached call must add none.
+    let tokenRequests = 0;
+    createInterface({ input: server.stderr as NodeJS.ReadableStream }).on('line', (l) => {
+      if (l.includes('/v2/oauth/token ')) tokenRequests++;
+    });
     const configDir = join(work, 'config');
-    const token = execFileSync(bin, ['token'], {
-      env: cleanEnv({
-        TOKENCLI_BASE_URL: baseUrl,
-        TOKENCLI_CLIENT_ID: DEMO.clientId,
-        TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-        TOKENCLI_EMAIL: DEMO.email,
-        TOKENCLI_PASSWORD: DEMO.password,
-        TOKENCLI_STORE: 'file',
-        TOKENCLI_CONFIG_DIR: configDir,
-      }),
+    const env = {
+      TOKENCLI_BASE_URL: baseUrl,
+      TOKENCLI_CLIENT_ID: DEMO.clientId,
+      TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
+      TOKENCLI_STORE: 'file',
+      TOKENCLI_CONFIG_DIR: configDir,
+    };
+    const token = execFileSync(bin, ['--profile', 'ci', 'token'], {
+      env: cleanEnv({ ...env, TOKENCLI_EMAIL: DEMO.email, TOKENCLI_PASSWORD: DEMO.password }),
       encoding: 'utf8',
     });
     expect(token.trim().length).toBeGreaterThan(20);
     expect(readdirSync(configDir)).toContain('credentials.json');
+    await waitFor(() => tokenRequests === 1);
+
+    // `import … from 'tokencli'` in the consumer: the same token, from the same cache, no request.
+    const script = [
+      "import { getToken, getTokenInfo } from 'tokencli';",
+      "const token = await getToken({ profile: 'ci' });",
+      "const info = await getTokenInfo({ profile: 'ci' });",
+      'console.log(JSON.stringify({ ...token, status: info.status }));',
+    ].join('\n');
+    writeFileSync(join(app, 'use.mjs'), script);
+    const result = JSON.parse(
+      execFileSync('node', ['use.mjs'], { cwd: app, env: cleanEnv(env), encoding: 'utf8' }),
+    );
+    expect(result).toMatchObject({
+      accessToken: token.trim(),
+      tokenType: expect.any(String),
+      profile: 'ci',
+      source: 'cache',
+      email: DEMO.email,
+      status: 'approved',
+    });
+    expect(Date.parse(result.expiresAt)).toBeGreaterThan(Date.now());
+    expect(tokenRequests).toBe(1);
   } finally {
     server.removeAllListeners('exit');
     server.kill('SIGTERM');
+    await new Promise((r) => server.once('close', r));
+    rmSync(work, { recursive: true, force: true });
   }
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 20));
+}

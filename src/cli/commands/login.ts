@@ -4,6 +4,7 @@
  * browser step (a prompt after it would let the 20-second code expire), exchanges the code the
  * moment it arrives and stores the result.
  */
+import type { Readable } from 'node:stream';
 import { UsageError } from '../../errors.js';
 import type { AuthorizationGrant } from '../../login/login-flow.js';
 import { GrantType } from '../../oauth/types.js';
@@ -42,22 +43,76 @@ function stopIfInterrupted(signal: AbortSignal): void {
 
 export async function run(options: LoginOptions, deps: Deps): Promise<void> {
   const timeoutMs = parseLoginTimeout(options.timeoutLogin);
+  const warn = (line: string) => note(deps, `warning: ${line}`);
+  const record = await browserLogin(
+    deps,
+    {
+      redirectUri: options.redirectUri,
+      scope: options.scope,
+      endOtherSessions: options.endOtherSessions === true,
+      timeoutMs,
+      clientSecretFromStdin: options.clientSecretStdin === true,
+      openBrowser: options.browser,
+      // The paste fallback needs a person at a terminal; piped stdin (a secret, /dev/null) is not one.
+      pasteInput: deps.io.stdinIsTTY && !options.clientSecretStdin ? deps.io.stdin : undefined,
+    },
+    {
+      showUrl: (url) => deps.io.stderr.write(`  ${url}\n`),
+      info: (line) => note(deps, line),
+      warn,
+    },
+  );
+  const profile = (await deps.settings()).profile;
+  if (options.json) printTokenJson(deps, record, profile, 'authorization_code');
+  const who = record.email ? ` as ${record.email}` : '';
+  note(deps, `Logged in${who} (profile ${profile}). ${expirySummary(record)}`);
+}
+
+export interface BrowserLoginOptions {
+  redirectUri?: string | undefined;
+  scope?: string | undefined;
+  endOtherSessions: boolean;
+  timeoutMs: number;
+  clientSecretFromStdin: boolean;
+  /** Whether to open a browser (through `deps.openBrowser`) or only show the URL. */
+  openBrowser: boolean;
+  /** Where a pasted redirect URL may come from (a terminal); none when undefined. */
+  pasteInput?: Readable | undefined;
+}
+
+export interface BrowserLoginUi {
+  /** The authorize URL, shown in every case (SPEC.md §2.5). */
+  showUrl(url: string): void;
+  info(line: string): void;
+  warn(line: string): void;
+}
+
+/**
+ * The browser login of SPEC.md §2.5, shared by `tokencli login` and the library's `login`: the
+ * client secret first (a prompt after the browser step would let the 20-second code expire), the
+ * flow, the code exchanged the moment it arrives, the record stored under the profile lock.
+ */
+export async function browserLogin(
+  deps: Deps,
+  options: BrowserLoginOptions,
+  ui: BrowserLoginUi,
+): Promise<TokenRecord> {
+  const { timeoutMs } = options;
   const settings = await deps.settings({ redirectUri: options.redirectUri });
   const service = await deps.service();
   const store = await deps.store();
-  const client = await deps.client(await deps.clientSecret(options.clientSecretStdin === true));
+  const client = await deps.client(await deps.clientSecret(options.clientSecretFromStdin));
   const [{ runLoginFlow }, { requestToken }] = await Promise.all([
     import('../../login/login-flow.js'),
     import('../../oauth/token-request.js'),
   ]);
 
-  const warn = (line: string) => note(deps, `warning: ${line}`);
   const exchange = async (grant: AuthorizationGrant) => {
     // At once and exactly once: the code is valid for 20 s and a single use (SPEC.md §1 rule 3).
     const tokens = await requestToken(
       client,
       { grant_type: GrantType.authorizationCode, ...grant },
-      { endOtherSessions: options.endOtherSessions === true, signal: deps.signal },
+      { endOtherSessions: options.endOtherSessions, signal: deps.signal },
     );
     const record: TokenRecord = toRecord(tokens, {
       ...service,
@@ -72,28 +127,23 @@ export async function run(options: LoginOptions, deps: Deps): Promise<void> {
     return { result: record, summary: `You are logged in${who}.` };
   };
 
-  const record = await runLoginFlow(
+  return runLoginFlow(
     {
       baseUrl: service.baseUrl,
       clientId: service.clientId,
       redirectUri: settings.redirectUri,
       scope: options.scope,
-      endOtherSessions: options.endOtherSessions === true,
+      endOtherSessions: options.endOtherSessions,
       timeoutMs,
     },
     {
-      showUrl: (url) => deps.io.stderr.write(`  ${url}\n`),
-      info: (line) => note(deps, line),
-      warn,
-      openBrowser: options.browser ? (url) => deps.openBrowser(url, warn) : undefined,
-      // The paste fallback needs a person at a terminal; piped stdin (a secret, /dev/null) is not one.
-      pasteInput: deps.io.stdinIsTTY && !options.clientSecretStdin ? deps.io.stdin : undefined,
+      showUrl: ui.showUrl,
+      info: ui.info,
+      warn: ui.warn,
+      openBrowser: options.openBrowser ? (url) => deps.openBrowser(url, ui.warn) : undefined,
+      pasteInput: options.pasteInput,
       signal: deps.signal,
     },
     exchange,
   );
-
-  if (options.json) printTokenJson(deps, record, settings.profile, 'authorization_code');
-  const who = record.email ? ` as ${record.email}` : '';
-  note(deps, `Logged in${who} (profile ${settings.profile}). ${expirySummary(record)}`);
 }

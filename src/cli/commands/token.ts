@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../deps.js';
-import { freshRecord, obtainToken } from '../obtain-token.js';
+import { getTokenSteps } from '../obtain-token.js';
 import { assertOneStdinReader } from '../secrets.js';
 import { tokenJson } from '../token-record.js';
 
@@ -36,15 +36,7 @@ export async function run(options: TokenOptions, deps: Deps): Promise<void> {
   ]);
   const minTtlSeconds = parseMinTtl(options.minTtl);
   const settings = await deps.settings({ email: options.email });
-  const service = await deps.service();
-  const store = await deps.store();
-
-  let obtained: Awaited<ReturnType<typeof obtainToken>> | undefined;
-  if (!options.force) {
-    const cached = freshRecord(await store.getTokens(settings.profile), service, minTtlSeconds, deps.now());
-    if (cached) obtained = { record: cached, source: 'cache' as const };
-  }
-  obtained ??= await obtainToken(deps, {
+  const { record, source } = await getTokenSteps(deps, {
     minTtlSeconds,
     force: options.force === true,
     save: options.store,
@@ -53,7 +45,6 @@ export async function run(options: TokenOptions, deps: Deps): Promise<void> {
     clientSecretFromStdin: options.clientSecretStdin === true,
   });
 
-  const { record, source } = obtained;
   if (options.json) {
     deps.io.stdout.write(
       `${JSON.stringify(tokenJson(record, settings.profile, source, deps.now()), null, 2)}\n`,
