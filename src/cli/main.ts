@@ -4,10 +4,8 @@
  */
 import { type Command, CommanderError } from 'commander';
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
-import { sanitizeText } from '../text/sanitize.js';
 import type { GlobalOptions } from './context.js';
 import { createDeps, type DepsOverrides } from './deps.js';
-import { describeError } from './error-hints.js';
 import { type IO, processIO } from './io.js';
 import { buildProgram } from './program.js';
 
@@ -51,13 +49,13 @@ export async function main(
     // A command that returns normally handled any interrupt itself (`serve` shuts down cleanly).
     return ExitCode.ok;
   } catch (error) {
-    return reportError(error, io, verbose, controller.signal);
+    return await reportError(error, io, verbose, controller.signal);
   } finally {
     process.off('SIGINT', onSigint);
   }
 }
 
-function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSignal): number {
+async function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSignal): Promise<number> {
   if (error instanceof CommanderError) {
     // commander already printed its message; help and version are successes.
     // `--help` and `--version` succeed; help shown because no command was given is a usage error.
@@ -68,6 +66,11 @@ function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSign
     io.stderr.write('error: interrupted\n');
     return ExitCode.interrupted;
   }
+  // Loaded only on failure: the wording table is not on the path of a successful `token`.
+  const [{ describeError }, { sanitizeText }] = await Promise.all([
+    import('./error-hints.js'),
+    import('../text/sanitize.js'),
+  ]);
   if (error instanceof TokencliError) {
     const { message, hint } = describeError(error);
     io.stderr.write(`error: ${sanitizeText(message)}\n`);
