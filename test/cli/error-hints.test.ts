@@ -6,8 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeError, hintFor } from '../../src/cli/error-hints.js';
-import { InputError } from '../../src/errors.js';
+import { InputError, type TokencliError } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
+import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
+import { startServer, testClient, testHttp } from '../http/loopback-server.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -41,6 +43,28 @@ describe('hints', () => {
     expect(hintFor(fromToken)).toBe(
       'check the base URL (--base-url, TOKENCLI_BASE_URL): the token endpoint is <base URL>/v2/oauth/token',
     );
+  });
+
+  it('says so for a real tokeninfo answer that is a 404 or an HTML page', async () => {
+    for (const [status, body] of [
+      [404, ''],
+      [200, '<html>sign in</html>'],
+    ] as const) {
+      const server = await startServer((_req, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end(body);
+      });
+      try {
+        const error = await fetchTokenInfo(testClient(server.origin, testHttp()), 'at-1').catch(
+          (e: unknown) => e,
+        );
+        const hint = hintFor(error as TokencliError);
+        expect(hint).toContain('the tokeninfo endpoint is <base URL>/v2/oauth/tokeninfo');
+        expect(hint).not.toContain('/v2/oauth/token;');
+      } finally {
+        await server.close();
+      }
+    }
   });
 
   it('words messages below the CLI in terms of its flags', () => {
