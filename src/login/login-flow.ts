@@ -7,7 +7,7 @@
  * Nothing here prints: lines go to the injected `info` / `warn`, which the command writes to stderr.
  */
 import type { Readable } from 'node:stream';
-import { ExitCode, TokencliError } from '../errors.js';
+import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
 import { formatSeconds } from '../text/seconds.js';
 import { buildAuthorizeUrl } from './authorize-url.js';
 import { pages } from './callback-page.js';
@@ -59,9 +59,7 @@ export interface ExchangeOutcome<T> {
 }
 
 function interrupted(signal: AbortSignal): unknown {
-  return signal.reason instanceof TokencliError
-    ? signal.reason
-    : new TokencliError('interrupted', { exitCode: ExitCode.interrupted, cause: signal.reason });
+  return signal.reason instanceof TokencliError ? signal.reason : new InterruptedError(signal.reason);
 }
 
 function timedOut(timeoutMs: number): TokencliError {

@@ -4,8 +4,6 @@
  */
 import { InputError } from '../errors.js';
 
-export { AUTHORIZE_PATH, TOKEN_PATH, TOKENINFO_PATH } from '../protocol/endpoints.js';
-
 /**
  * The endpoint's URL, with an empty query and no fragment whatever the base URL carried. A trailing
  * slash on the base URL is tolerated. A base URL that does not parse is an InputError (exit 2,

@@ -5,7 +5,8 @@
  * only when asked. `authorization_code` is never retried: a code is valid once.
  */
 import { sendRequest } from '../http/request.js';
-import { endpointUrl, TOKEN_PATH } from './endpoint-url.js';
+import { TOKEN_PATH } from '../protocol/endpoints.js';
+import { endpointUrl } from './endpoint-url.js';
 import { parseTokenResponse } from './parse-token-response.js';
 import { readServiceJson } from './read-service-response.js';
 import type { RequestContext } from './service-error.js';

@@ -4,7 +4,8 @@
  */
 import { InputError } from '../errors.js';
 import { sendRequest } from '../http/request.js';
-import { endpointUrl, TOKENINFO_PATH } from './endpoint-url.js';
+import { TOKENINFO_PATH } from '../protocol/endpoints.js';
+import { endpointUrl } from './endpoint-url.js';
 import { parseTokenInfo } from './parse-token-info.js';
 import { readServiceJson } from './read-service-response.js';
 import type { RequestContext } from './service-error.js';
