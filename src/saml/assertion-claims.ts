@@ -4,6 +4,7 @@
  * SubjectConfirmation and the NameID (SPEC.md §3; RFC 7522 §3; saml-profiles-2.0-os §4.1.4.2).
  */
 import type { Element } from '@xmldom/xmldom';
+import { forbiddenEmailCharacter, trimXmlSpace } from '../text/email-identity.js';
 import { CONFIRMATION_BEARER, NS } from './constants.js';
 import { SamlVerificationError } from './errors.js';
 import { attribute, childElements, isElement, parseStrictXml } from './strict-xml.js';
@@ -40,8 +41,9 @@ function one(parent: Element, localName: string, what: string): Element {
   return found[0];
 }
 
+/** Element text without XML white space around it; never JS `trim()`, which strips U+00A0 and U+FEFF too. */
 function text(element: Element): string {
-  return (element.textContent ?? '').trim();
+  return trimXmlSpace(element.textContent ?? '');
 }
 
 /** Checks a NotBefore / NotOnOrAfter pair against the clock with skew; returns NotOnOrAfter. */
@@ -163,5 +165,12 @@ export function checkAssertionClaims(
   }
   const email = text(nameIds[0]);
   if (email === '') throw new SamlVerificationError('the assertion NameID is empty');
+  const forbidden = forbiddenEmailCharacter(email);
+  if (forbidden !== undefined) {
+    // One user, one spelling: an invisible or look-alike white space must not reach anyone.
+    throw new SamlVerificationError(
+      `the assertion NameID contains ${forbidden}, a control, format or non-ASCII white-space character; send the plain email address`,
+    );
+  }
   return { assertionId: expectedId, email, notOnOrAfter };
 }
