@@ -65,9 +65,16 @@ function checkWindow(element: Element, where: string, rules: ClaimRules): Date |
   return notOnOrAfter;
 }
 
-function checkAudiences(conditions: Element, rules: ClaimRules): void {
+function checkAudiences(conditions: Element | undefined, rules: ClaimRules): void {
+  const restrictions = conditions ? childElements(conditions, NS.assertion, 'AudienceRestriction') : [];
+  if (restrictions.length === 0) {
+    // RFC 7522 §3 item 2: the assertion MUST name the authorization server as an Audience.
+    throw new SamlVerificationError(
+      `the assertion has no Audience (RFC 7522 §3 requires a Conditions/AudienceRestriction/Audience naming this service); expected one of: ${rules.audiences.join(', ')}`,
+    );
+  }
   // Each AudienceRestriction must be met on its own (core §2.5.1.4).
-  for (const restriction of childElements(conditions, NS.assertion, 'AudienceRestriction')) {
+  for (const restriction of restrictions) {
     const audiences = childElements(restriction, NS.assertion, 'Audience').map(text);
     if (!audiences.some((a) => rules.audiences.includes(a))) {
       throw new SamlVerificationError(
@@ -144,7 +151,7 @@ export function checkAssertionClaims(
   if (conditions.length > 1)
     throw new SamlVerificationError('the assertion must have at most one Conditions');
   const conditionsEnd = conditions[0] ? checkWindow(conditions[0], 'Conditions', rules) : undefined;
-  if (conditions[0]) checkAudiences(conditions[0], rules);
+  checkAudiences(conditions[0], rules);
 
   const subject = one(assertion, 'Subject', 'Subject');
   const bearerEnd = checkBearer(subject, rules);
