@@ -38,7 +38,7 @@ export function parseTokenInfo(json: unknown, now: Date, status = 200): TokenInf
     return readTokenInfo(json, now);
   } catch (error) {
     if (error instanceof MalformedResponse) {
-      throw unexpectedResponseError(status, error.message, unexpectedResponseHint(), error);
+      throw unexpectedResponseError(status, error.message, error.hint ?? unexpectedResponseHint(), error);
     }
     throw error;
   }
