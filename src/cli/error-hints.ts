@@ -60,6 +60,14 @@ function grantNotEnabledHint(grant: GrantTypeValue | undefined): string {
   return `the application is not enabled for ${name}; ask the platform operator to enable it, or use tokencli login`;
 }
 
+/** For a lifetime the service got wrong: the service's operator has to fix it, not the user's URL. */
+export const LIFETIME_HINT =
+  'the token service sent a lifetime tokencli cannot use; nothing was stored — report it to the service operator (--verbose shows the response, secrets redacted)';
+
+/** For a token type other than Bearer (RFC 6749 §7.1): nothing was stored or printed. */
+export const TOKEN_TYPE_HINT =
+  'nothing was stored; the service issued a kind of token tokencli cannot send — ask its operator for Bearer tokens';
+
 /** For a 2xx or 3xx body that is not the token service's JSON: probably the wrong URL or a gateway. */
 function unexpectedResponseHint(endpoint: Endpoint): string {
   return `${baseUrlHint(endpoint)}; a proxy or gateway may have answered instead of the service`;
@@ -69,6 +77,8 @@ function unexpectedResponseHint(endpoint: Endpoint): string {
 export function serviceErrorHint(error: ServiceError): string | undefined {
   const { status, serviceCode: code, subcode, context } = error;
   if (error.reason === 'unexpected_response') return unexpectedResponseHint(context.endpoint);
+  if (error.reason === 'bad_lifetime') return LIFETIME_HINT;
+  if (error.reason === 'bad_token_type') return TOKEN_TYPE_HINT;
   if (error.reason === 'redirect') {
     return 'use the final address as the base URL (--base-url, TOKENCLI_BASE_URL), with https:// and any path prefix it needs';
   }

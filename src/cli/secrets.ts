@@ -3,6 +3,7 @@
  * terminal — never from a flag value, which would show in `ps` and shell history (SPEC.md §2.1).
  */
 import { ExitCode, TokencliError, UsageError } from '../errors.js';
+import { EscapeSequenceFilter } from '../text/terminal-keys.js';
 import type { CommandContext } from './context.js';
 
 export interface SecretSource {
@@ -51,6 +52,8 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
   const tty = stdin as NodeJS.ReadStream;
   return new Promise((resolve, reject) => {
     let value = '';
+    // Arrow keys and the like arrive as escape sequences: never part of the secret.
+    const keys = new EscapeSequenceFilter();
     // Echo off before the prompt shows: whatever is typed (or pasted) after it must never appear.
     tty.setRawMode?.(true);
     stderr.write(prompt);
@@ -64,6 +67,7 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
     };
     const onData = (data: Buffer | string) => {
       for (const char of data.toString('utf8')) {
+        if (!keys.accept(char)) continue;
         if (char === '\r' || char === '\n' || char === '\u0004') return finish();
         if (char === '\u0003')
           return finish(new TokencliError('interrupted', { exitCode: ExitCode.interrupted }));

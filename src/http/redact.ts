@@ -97,7 +97,14 @@ export function redactJsonValue(value: unknown): unknown {
 
 const JSON_SECRET_FIELD = /("([^"\\]*)"\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
 const FORM_SECRET_PAIR = /(^|[?&;,\s"'(])([A-Za-z_][A-Za-z0-9_-]*)=([^&\s"'<>;,)]+)/g;
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
+const BEARER = /\b(Bearer|Basic)\s+([A-Za-z0-9\-._~+/]+=*)/gi;
+/**
+ * Parameters of a challenge (`WWW-Authenticate: Bearer error="invalid_token"`, RFC 6750 §3;
+ * RFC 9110 §11.6.1): `Bearer` followed by `name=` is a challenge, not a credential, and its
+ * parameters are what the user needs to read.
+ */
+const CHALLENGE_PARAM =
+  /^(?:realm|scope|error|error_description|error_uri|charset|nonce|algorithm|qop|opaque|stale|domain)=$/i;
 
 /**
  * Any text (a response body of any kind, an error message): JSON bodies are redacted by structure,
@@ -121,7 +128,9 @@ export function redactText(text: string, knownSecrets: readonly string[] = []): 
     .replace(FORM_SECRET_PAIR, (all, lead: string, name: string) =>
       isSecretName(name) ? `${lead}${name}=${REDACTED}` : all,
     )
-    .replace(BEARER, (_all, scheme: string) => `${scheme} ${REDACTED}`);
+    .replace(BEARER, (all, scheme: string, value: string) =>
+      CHALLENGE_PARAM.test(value) ? all : `${scheme} ${REDACTED}`,
+    );
   return scrubKnownSecrets(out, knownSecrets);
 }
 

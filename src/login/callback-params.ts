@@ -2,7 +2,9 @@
  * What the query of a redirect to the login listener means (RFC 6749 §4.1.2, §4.1.2.1), shared by
  * the loopback listener and the paste prompt so both judge a redirect the same way.
  */
+
 import { ExitCode, TokencliError } from '../errors.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { stateMatches } from './pkce.js';
 
 /** The outcome of one redirect. */
@@ -26,10 +28,12 @@ function single(params: URLSearchParams, name: string): string | undefined {
   return values.length === 1 ? values[0] : undefined;
 }
 
-/** Where error text from the redirect came from is not trustworthy: keep it short and printable. */
+/**
+ * Where error text from the redirect came from is not trustworthy: keep it short and printable,
+ * whole escape sequences removed (the one sanitizer; removing only the ESC byte left `[31m`).
+ */
 function cleanText(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-  const printable = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+  const printable = sanitizeText(text).replace(/\t/g, ' ').trim();
   return printable.length > MAX_DESCRIPTION ? `${printable.slice(0, MAX_DESCRIPTION)}…` : printable;
 }
 

@@ -4,13 +4,26 @@
  * response reader turns it into a ServiceError (exit 5, SPEC.md §2.6).
  */
 
-/** A response that is JSON but not the shape expected; `message` names the field and the problem. */
+/**
+ * A response that is JSON but not the shape expected; `message` names the field and the problem.
+ * `reason` is set when the problem is one field's value in what is otherwise the service's answer
+ * (`bad_lifetime`, `bad_token_type`): then "check the base URL, a proxy answered" would send the user the wrong way,
+ * so src/cli/error-hints.ts words another hint for it.
+ */
+/** A field the service got wrong in an answer that is otherwise its own (not a gateway's). */
+export type MalformedReason = 'bad_lifetime' | 'bad_token_type';
+
 export class MalformedResponse extends Error {
-  constructor(message: string) {
+  readonly reason: MalformedReason | undefined;
+  constructor(message: string, reason?: MalformedReason) {
     super(message);
     this.name = 'MalformedResponse';
+    this.reason = reason;
   }
 }
+
+/** The reason of a lifetime the service got wrong: its operator has to fix it, not the user's URL. */
+export const BAD_LIFETIME = 'bad_lifetime' as const;
 
 /** The largest lifetime accepted: the service documents `expires_in` as int32. */
 export const MAX_SECONDS = 2 ** 31 - 1;
@@ -58,22 +71,34 @@ export function optionalToken(obj: Record<string, unknown>, name: string): strin
   return value;
 }
 
+/** Digits with an optional decimal fraction ("3599", "3599.0", "3599.5"); no sign, no exponent. */
+const DECIMAL_SECONDS = /^\s*\d+(?:\.\d+)?\s*$/;
+
 /**
- * A lifetime in seconds: a JSON number, or a string of decimal digits (some gateways stringify
- * numbers; accepting "3599" costs nothing and is unambiguous). Fractions are rounded down. Negative,
- * non-numeric and values above int32 are rejected. Absent or null → undefined.
+ * A lifetime in seconds: a JSON number, or a string of decimal digits with an optional fraction
+ * (some gateways stringify numbers; accepting "3599" or "3599.0" costs nothing and is
+ * unambiguous). Fractions are rounded down. Negative, non-numeric and values above int32 are
+ * rejected, with BAD_LIFETIME. Absent or null → undefined.
  */
 export function optionalSeconds(obj: Record<string, unknown>, name: string): number | undefined {
   const value = obj[name];
   if (value === undefined || value === null) return undefined;
   let seconds: number;
   if (typeof value === 'number') seconds = value;
-  else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) seconds = Number(value);
+  else if (typeof value === 'string' && DECIMAL_SECONDS.test(value)) seconds = Number(value);
   else if (typeof value === 'string') {
-    throw new MalformedResponse(`${name} is the string ${quote(value)}, not a number of seconds`);
-  } else throw new MalformedResponse(`${name} is ${describeType(value)}, not a number of seconds`);
+    throw new MalformedResponse(
+      `${name} is the string ${quote(value)}, not a number of seconds`,
+      BAD_LIFETIME,
+    );
+  } else {
+    throw new MalformedResponse(`${name} is ${describeType(value)}, not a number of seconds`, BAD_LIFETIME);
+  }
   if (!Number.isFinite(seconds) || seconds < 0 || seconds > MAX_SECONDS) {
-    throw new MalformedResponse(`${name} is ${String(value)}, outside 0 to ${MAX_SECONDS} seconds`);
+    throw new MalformedResponse(
+      `${name} is ${shorten(String(value).trim(), 40)}, outside 0 to ${MAX_SECONDS} seconds`,
+      BAD_LIFETIME,
+    );
   }
   return Math.floor(seconds);
 }
@@ -83,7 +108,10 @@ export function addSeconds(from: Date, seconds: number): string {
   return new Date(from.getTime() + seconds * 1000).toISOString();
 }
 
+function shorten(value: string, max: number): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
 function quote(value: string): string {
-  const shown = value.length > 20 ? `${value.slice(0, 20)}…` : value;
-  return JSON.stringify(shown);
+  return JSON.stringify(shorten(value, 20));
 }

@@ -37,7 +37,7 @@ export function parseTokenInfo(json: unknown, now: Date, status = 200): TokenInf
     return readTokenInfo(json, now);
   } catch (error) {
     if (error instanceof MalformedResponse) {
-      throw unexpectedResponseError(status, error.message, error, 'tokeninfo');
+      throw unexpectedResponseError(status, error.message, error, 'tokeninfo', error.reason);
     }
     throw error;
   }

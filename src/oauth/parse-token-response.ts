@@ -36,10 +36,28 @@ export function parseTokenResponse(json: unknown, now: Date, status = 200): Toke
     return readTokenSet(json, now);
   } catch (error) {
     if (error instanceof MalformedResponse) {
-      throw unexpectedResponseError(status, error.message, error);
+      throw unexpectedResponseError(status, error.message, error, 'token', error.reason);
     }
     throw error;
   }
+}
+
+/** `Bearer` (RFC 6750) or the platform's `BearerToken`, in any ASCII case (RFC 6749 §5.1). */
+const BEARER_TYPES = new Set(['bearer', 'bearertoken']);
+
+/**
+ * RFC 6749 §7.1: a client must not use a token whose type it does not understand. tokencli sends
+ * every token as `Authorization: Bearer`, so any other type (mac, DPoP, …) is refused before
+ * anything is stored or printed. Case is folded for ASCII letters only: `BEARER` is Bearer, a
+ * look-alike with a dotless ı is not.
+ */
+function checkBearer(tokenType: string): void {
+  const folded = tokenType.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  if (BEARER_TYPES.has(folded)) return;
+  throw new MalformedResponse(
+    `token_type is ${JSON.stringify(tokenType.length > 20 ? `${tokenType.slice(0, 20)}…` : tokenType)}, not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)`,
+    'bad_token_type',
+  );
 }
 
 function readTokenSet(json: unknown, now: Date): TokenSet {
@@ -51,6 +69,7 @@ function readTokenSet(json: unknown, now: Date): TokenSet {
     );
   }
   const tokenType = optionalString(body, 'token_type') || DEFAULT_TOKEN_TYPE;
+  checkBearer(tokenType);
   const expiresIn = optionalSeconds(body, 'expires_in') ?? DEFAULT_EXPIRES_IN;
   const tokens: TokenSet = {
     access_token: accessToken,

@@ -22,7 +22,8 @@ export function readServiceJson(res: HttpResponse, context: RequestContext): unk
   }
   let json: unknown;
   try {
-    json = JSON.parse(res.body);
+    // A UTF-8 byte-order mark before the JSON (some gateways add one) is not part of it (RFC 8259 §8.1).
+    json = JSON.parse(res.body.charCodeAt(0) === 0xfeff ? res.body.slice(1) : res.body);
   } catch (error) {
     const type = contentType ? `${cleanServiceText(contentType, [], 60)}, ` : '';
     const snippet = bodySnippet(res.body, contentType, context.secrets) ?? '';

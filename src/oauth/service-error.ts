@@ -5,6 +5,7 @@
  * the CLI's to say (src/cli/error-hints.ts), from the fields and the request context kept here.
  */
 import { ExitCode, type ExitCodeValue, TokencliError } from '../errors.js';
+import type { MalformedReason } from './parse-fields.js';
 import type { GrantTypeValue } from './types.js';
 
 /** What the request was, so that errors can say what to do about it. */
@@ -124,13 +125,15 @@ export function unexpectedResponseError(
   problem: string,
   cause?: unknown,
   endpoint: RequestContext['endpoint'] = 'token',
+  /** `bad_lifetime` / `bad_token_type`: the JSON is the service's, one field in it is unusable (parse-fields.ts). */
+  reason: 'unexpected_response' | MalformedReason = 'unexpected_response',
 ): ServiceError {
   return new ServiceError({
     status,
     description: problem,
     message: `the token service sent an unexpected response (HTTP ${status}): ${problem}`,
     exitCode: ExitCode.unavailable,
-    reason: 'unexpected_response',
+    reason,
     endpoint,
     cause,
   });

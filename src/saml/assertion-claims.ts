@@ -4,6 +4,7 @@
  * SubjectConfirmation and the NameID (SPEC.md §3; RFC 7522 §3; saml-profiles-2.0-os §4.1.4.2).
  */
 import type { Element } from '@xmldom/xmldom';
+import { forbiddenEmailCharacter, trimXmlSpace } from '../text/email-identity.js';
 import { CONFIRMATION_BEARER, NS } from './constants.js';
 import { SamlVerificationError } from './errors.js';
 import { attribute, childElements, isElement, parseStrictXml } from './strict-xml.js';
@@ -40,8 +41,9 @@ function one(parent: Element, localName: string, what: string): Element {
   return found[0];
 }
 
+/** Element text without XML white space around it; never JS `trim()`, which strips U+00A0 and U+FEFF too. */
 function text(element: Element): string {
-  return (element.textContent ?? '').trim();
+  return trimXmlSpace(element.textContent ?? '');
 }
 
 /** Checks a NotBefore / NotOnOrAfter pair against the clock with skew; returns NotOnOrAfter. */
@@ -63,9 +65,16 @@ function checkWindow(element: Element, where: string, rules: ClaimRules): Date |
   return notOnOrAfter;
 }
 
-function checkAudiences(conditions: Element, rules: ClaimRules): void {
+function checkAudiences(conditions: Element | undefined, rules: ClaimRules): void {
+  const restrictions = conditions ? childElements(conditions, NS.assertion, 'AudienceRestriction') : [];
+  if (restrictions.length === 0) {
+    // RFC 7522 §3 item 2: the assertion MUST name the authorization server as an Audience.
+    throw new SamlVerificationError(
+      `the assertion has no Audience (RFC 7522 §3 requires a Conditions/AudienceRestriction/Audience naming this service); expected one of: ${rules.audiences.join(', ')}`,
+    );
+  }
   // Each AudienceRestriction must be met on its own (core §2.5.1.4).
-  for (const restriction of childElements(conditions, NS.assertion, 'AudienceRestriction')) {
+  for (const restriction of restrictions) {
     const audiences = childElements(restriction, NS.assertion, 'Audience').map(text);
     if (!audiences.some((a) => rules.audiences.includes(a))) {
       throw new SamlVerificationError(
@@ -142,7 +151,7 @@ export function checkAssertionClaims(
   if (conditions.length > 1)
     throw new SamlVerificationError('the assertion must have at most one Conditions');
   const conditionsEnd = conditions[0] ? checkWindow(conditions[0], 'Conditions', rules) : undefined;
-  if (conditions[0]) checkAudiences(conditions[0], rules);
+  checkAudiences(conditions[0], rules);
 
   const subject = one(assertion, 'Subject', 'Subject');
   const bearerEnd = checkBearer(subject, rules);
@@ -163,5 +172,12 @@ export function checkAssertionClaims(
   }
   const email = text(nameIds[0]);
   if (email === '') throw new SamlVerificationError('the assertion NameID is empty');
+  const forbidden = forbiddenEmailCharacter(email);
+  if (forbidden !== undefined) {
+    // One user, one spelling: an invisible or look-alike white space must not reach anyone.
+    throw new SamlVerificationError(
+      `the assertion NameID contains ${forbidden}, a control, format or non-ASCII white-space character; send the plain email address`,
+    );
+  }
   return { assertionId: expectedId, email, notOnOrAfter };
 }

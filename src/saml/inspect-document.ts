@@ -5,7 +5,8 @@
  */
 import { UsageError } from '../errors.js';
 import { NS } from './constants.js';
-import { childElements, descendantElements, isElement, parseStrictXml } from './strict-xml.js';
+import { locateAssertion } from './locate-assertion.js';
+import { childElements, parseStrictXml } from './strict-xml.js';
 
 export interface SamlDocumentFacts {
   root: 'Response' | 'Assertion';
@@ -30,18 +31,14 @@ export function inspectSamlDocument(xml: string, label: string): SamlDocumentFac
     );
   }
   if (!root) throw new UsageError(`${label}: the XML has no root element`);
-  const kind = isElement(root, NS.protocol, 'Response')
-    ? 'Response'
-    : isElement(root, NS.assertion, 'Assertion')
-      ? 'Assertion'
-      : undefined;
-  if (!kind) {
+  const found = locateAssertion(root);
+  const kind = found.root;
+  if (kind === 'other') {
     throw new UsageError(
       `${label} is not a SAML 2.0 Response or Assertion (its root element is ${root.localName})`,
       `a SAML 2.0 Assertion is in the namespace ${NS.assertion}`,
     );
   }
-  const assertions = kind === 'Assertion' ? [root] : descendantElements(root, NS.assertion, 'Assertion');
-  const assertionSigned = assertions.some((a) => childElements(a, NS.dsig, 'Signature').length > 0);
+  const assertionSigned = found.assertions.some((a) => childElements(a, NS.dsig, 'Signature').length > 0);
   return { root: kind, assertionSigned };
 }

@@ -8,7 +8,8 @@ import { SignedXml } from 'xml-crypto';
 import { ExitCode, InputError, TokencliError, UsageError } from '../errors.js';
 import { ALG, NS } from './constants.js';
 import { KeyInputError, publishableCertificate, signingKeyFromPem } from './keys.js';
-import { attribute, childElements, descendantElements, isElement, parseStrictXml } from './strict-xml.js';
+import { locateAssertion } from './locate-assertion.js';
+import { attribute, childElements, descendantElements, parseStrictXml } from './strict-xml.js';
 
 export interface SignAssertionKeys {
   /** PEM text of an unencrypted RSA private key, read by the caller from a file. */
@@ -34,23 +35,22 @@ function assertionToSign(xml: string) {
   }
   const root = document.documentElement;
   if (!root) throw new UsageError('cannot sign the SAML input: it has no root element');
-  let assertion = root;
-  if (isElement(root, NS.protocol, 'Response')) {
-    const assertions = childElements(root, NS.assertion, 'Assertion');
-    if (assertions.length !== 1 || descendantElements(root, NS.assertion, 'Assertion').length !== 1) {
-      throw new UsageError(
-        'cannot sign the SAML response: it must contain exactly one Assertion',
-        'send one assertion per response',
-      );
-    }
-    assertion = assertions[0] ?? root;
-  } else if (!isElement(root, NS.assertion, 'Assertion')) {
+  const found = locateAssertion(root);
+  if (found.root === 'other') {
     throw new UsageError(
       `cannot sign the SAML input: its root element is ${root.localName}, not a SAML 2.0 Assertion or Response`,
       `the Assertion must be in the namespace ${NS.assertion}`,
     );
-  } else if (descendantElements(root, NS.assertion, 'Assertion').length > 0) {
-    throw new UsageError('cannot sign the SAML assertion: it contains another Assertion');
+  }
+  const assertion = found.assertion;
+  if (!assertion) {
+    if (found.root === 'Assertion') {
+      throw new UsageError('cannot sign the SAML assertion: it contains another Assertion');
+    }
+    throw new UsageError(
+      'cannot sign the SAML response: it must contain exactly one Assertion',
+      'send one assertion per response',
+    );
   }
   if (!attribute(assertion, 'ID')) {
     throw new UsageError(

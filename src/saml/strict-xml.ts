@@ -5,6 +5,7 @@
  * roots through). Plus the few DOM walks the SAML code needs, namespace-aware throughout.
  */
 import { DOMParser, type Document, type Element, type Node } from '@xmldom/xmldom';
+import { trimXmlSpace } from '../text/email-identity.js';
 
 /** Malformed or refused XML; callers turn it into their own error (usage or verification). */
 export class XmlInputError extends Error {
@@ -23,6 +24,20 @@ const COMMENT_NODE = 8;
 const DTD_MARKUP = /<!\s*(DOCTYPE|ENTITY)/i;
 
 /**
+ * NEL and LINE SEPARATOR: xmldom turns them into line feeds (XML 1.1 §2.11) where XML 1.0 parsers
+ * keep them, so `kate@example.com<U+0085>` would be read as `kate@example.com` plus trimmed white
+ * space by us and as something else by the identity provider. No real assertion holds them.
+ */
+const XML11_LINE_ENDS = /[\u0085\u2028]/;
+
+/**
+ * How deep elements may nest. A real SAML Response is about eight levels deep (Response, Assertion,
+ * Signature, KeyInfo, X509Data, …); the limit is far above that and far below what would strain
+ * the recursive walks of the libraries that see the document after us (xml-crypto's c14n).
+ */
+export const MAX_XML_DEPTH = 64;
+
+/**
  * Parses `text` as a standalone XML document, refusing DTDs, entity declarations, unknown entity
  * references, several root elements and trailing content.
  *
@@ -31,6 +46,11 @@ const DTD_MARKUP = /<!\s*(DOCTYPE|ENTITY)/i;
 export function parseStrictXml(text: string): Document {
   if (DTD_MARKUP.test(text)) {
     throw new XmlInputError('XML with a DOCTYPE or ENTITY declaration is not accepted');
+  }
+  if (XML11_LINE_ENDS.test(text)) {
+    throw new XmlInputError(
+      'XML with the line ends U+0085 or U+2028 is not accepted (XML parsers read them differently)',
+    );
   }
   let document: Document;
   try {
@@ -47,14 +67,43 @@ export function parseStrictXml(text: string): Document {
   let roots = 0;
   for (const node of Array.from(document.childNodes)) {
     if (node.nodeType === ELEMENT_NODE) roots += 1;
-    else if (node.nodeType === TEXT_NODE && (node.nodeValue ?? '').trim() !== '') {
+    else if (node.nodeType === TEXT_NODE && trimXmlSpace(node.nodeValue ?? '') !== '') {
       throw new XmlInputError('the XML has text outside its root element');
     }
   }
   if (roots !== 1 || !document.documentElement) {
     throw new XmlInputError('the XML must have exactly one root element');
   }
+  if (depthExceeds(document.documentElement, MAX_XML_DEPTH)) {
+    throw new XmlInputError(`the XML nests elements more than ${MAX_XML_DEPTH} levels deep`);
+  }
   return document;
+}
+
+/** Whether elements below `root` (`root` being level 1) nest deeper than `limit`; iterative. */
+function depthExceeds(root: Element, limit: number): boolean {
+  const stack: Array<[Node, number]> = [[root, 1]];
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [node, depth] = entry;
+    if (depth > limit) return true;
+    for (const child of childElements(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * Every node below `root` (not `root` itself), in document order, without recursion: the depth is
+ * bounded by `parseStrictXml`, but a walk should not depend on that to stay off the call stack.
+ */
+function descendants(root: Node): Node[] {
+  const result: Node[] = [];
+  const stack: Node[] = Array.from(root.childNodes).reverse();
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    result.push(node);
+    const children = Array.from(node.childNodes);
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i] as Node);
+  }
+  return result;
 }
 
 /**
@@ -63,12 +112,11 @@ export function parseStrictXml(text: string): Document {
  * `user@example.com<!---->.evil.com` NameID trick, xml-crypto CVE-2025-29775 in DigestValue).
  */
 export function containsCommentOrInstruction(node: Node): boolean {
-  for (const child of Array.from(node.childNodes)) {
-    if (child.nodeType === COMMENT_NODE) return true;
-    if (child.nodeType === PROCESSING_INSTRUCTION_NODE && child.nodeName.toLowerCase() !== 'xml') return true;
-    if (child.nodeType === ELEMENT_NODE && containsCommentOrInstruction(child)) return true;
-  }
-  return false;
+  return descendants(node).some(
+    (child) =>
+      child.nodeType === COMMENT_NODE ||
+      (child.nodeType === PROCESSING_INSTRUCTION_NODE && child.nodeName.toLowerCase() !== 'xml'),
+  );
 }
 
 /** Element children of `parent`, optionally only those with this namespace and local name. */
@@ -86,22 +134,18 @@ export function childElements(parent: Node, namespace?: string, localName?: stri
 
 /** Every element below `root` (not `root` itself) with this namespace and local name. */
 export function descendantElements(root: Node, namespace: string, localName: string): Element[] {
-  const result: Element[] = [];
-  const walk = (node: Node) => {
-    for (const child of childElements(node)) {
-      if (child.namespaceURI === namespace && child.localName === localName) result.push(child);
-      walk(child);
-    }
-  };
-  walk(root);
-  return result;
+  return descendants(root).filter(
+    (node): node is Element =>
+      node.nodeType === ELEMENT_NODE &&
+      (node as Element).namespaceURI === namespace &&
+      (node as Element).localName === localName,
+  );
 }
 
 /** Every element of the tree rooted at `root`, `root` included, in document order. */
 export function allElements(root: Element): Element[] {
-  const result: Element[] = [root];
-  for (const child of childElements(root)) result.push(...allElements(child));
-  return result;
+  const below = descendants(root).filter((node): node is Element => node.nodeType === ELEMENT_NODE);
+  return [root, ...below];
 }
 
 /** Whether `element` has this namespace and local name. */

@@ -8,13 +8,13 @@
 import type { Document, Element } from '@xmldom/xmldom';
 import { NS, STATUS_SUCCESS } from './constants.js';
 import { SamlVerificationError } from './errors.js';
+import { locateAssertion } from './locate-assertion.js';
 import {
   allElements,
   attribute,
   childElements,
   containsCommentOrInstruction,
   descendantElements,
-  isElement,
   parseStrictXml,
   XmlInputError,
 } from './strict-xml.js';
@@ -70,37 +70,36 @@ function parseRefusingComments(xml: string, kind: SamlKind): Document {
 }
 
 /** Finds the one assertion: the root of a SAMLAssertion, the one child Assertion of a SAMLResponse. */
-function locateAssertion(root: Element, kind: SamlKind): Element {
-  const nested = descendantElements(root, NS.assertion, 'Assertion');
-  if (descendantElements(root, NS.assertion, 'EncryptedAssertion').length > 0) {
+function findAssertion(root: Element, kind: SamlKind): Element {
+  const found = locateAssertion(root);
+  if (found.encrypted) {
     throw new SamlVerificationError(
       `${kind}: encrypted assertions are not supported; send the assertion unencrypted`,
     );
   }
   if (kind === 'SAMLAssertion') {
-    if (!isElement(root, NS.assertion, 'Assertion')) {
+    if (found.root !== 'Assertion') {
       throw new SamlVerificationError(
-        isElement(root, NS.protocol, 'Response')
+        found.root === 'Response'
           ? 'SAMLAssertion holds a samlp:Response; send it as SAMLResponse'
           : `SAMLAssertion must be a SAML 2.0 Assertion (namespace ${NS.assertion})`,
       );
     }
-    if (nested.length > 0) {
+    if (!found.assertion) {
       throw new SamlVerificationError(
         'SAMLAssertion: assertions nested inside the assertion are not accepted',
       );
     }
-    return root;
+    return found.assertion;
   }
-  if (!isElement(root, NS.protocol, 'Response')) {
+  if (found.root !== 'Response') {
     throw new SamlVerificationError(
-      isElement(root, NS.assertion, 'Assertion')
+      found.root === 'Assertion'
         ? 'SAMLResponse holds a bare saml:Assertion; send it as SAMLAssertion'
         : `SAMLResponse must be a SAML 2.0 Response (namespace ${NS.protocol})`,
     );
   }
-  const direct = childElements(root, NS.assertion, 'Assertion');
-  if (nested.length !== 1 || direct.length !== 1 || !direct[0]) {
+  if (!found.assertion) {
     throw new SamlVerificationError(
       'SAMLResponse must contain exactly one Assertion, directly in the Response',
     );
@@ -113,7 +112,7 @@ function locateAssertion(root: Element, kind: SamlKind): Element {
   if (status !== undefined && status !== STATUS_SUCCESS) {
     throw new SamlVerificationError('SAMLResponse status is not Success');
   }
-  return direct[0];
+  return found.assertion;
 }
 
 /** Exactly one Signature inside the assertion, as its direct child; elsewhere only the Response's own. */
@@ -163,12 +162,13 @@ function uniqueAssertionId(root: Element, assertion: Element, kind: SamlKind): s
  */
 export function readSamlStructure(value: string, kind: SamlKind, maxBytes: number): SamlStructure {
   const text = decodeSamlValue(value, kind, maxBytes);
-  // TextDecoder removed a leading byte-order mark; leading whitespace before `<?xml` is not XML.
-  const xml = text.trimStart();
+  // TextDecoder removed a leading byte-order mark; leading white space before `<?xml` is not XML.
+  // XML white space only: JS trimStart() would also drop U+00A0 and friends.
+  const xml = text.replace(/^[ \t\r\n]+/, '');
   const document = parseRefusingComments(xml, kind);
   const root = document.documentElement;
   if (!root) throw new SamlVerificationError(`${kind}: the XML has no root element`);
-  const assertion = locateAssertion(root, kind);
+  const assertion = findAssertion(root, kind);
   const signature = locateSignature(root, assertion, kind);
   const assertionId = uniqueAssertionId(root, assertion, kind);
   return { xml, document, assertion, assertionId, signature };

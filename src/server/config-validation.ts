@@ -5,6 +5,7 @@
  */
 
 import { KeyInputError, verificationKeyFromPem } from '../saml/keys.js';
+import { emailKey, forbiddenEmailCharacter } from '../text/email-identity.js';
 import {
   type AppConfig,
   CONFIG_DEFAULTS,
@@ -187,8 +188,13 @@ function app(value: unknown, path: string): AppConfig {
 
 function user(value: unknown, path: string): UserConfig {
   const obj = object(value, path, ['email', 'password', 'single_session']);
+  const email = string(obj, path, 'email', /^[^\s@]+@[^\s@]+$/, 'must be an email address');
+  // A user nobody could log in as (lookups refuse such characters; text/email-identity.ts).
+  const forbidden = forbiddenEmailCharacter(email);
+  if (forbidden)
+    fail(`${path}.email`, `must not contain ${forbidden} (a control, format or white-space character)`);
   return {
-    email: string(obj, path, 'email', /^[^\s@]+@[^\s@]+$/, 'must be an email address'),
+    email,
     password: string(obj, path, 'password'),
     single_session: boolean(obj, path, 'single_session', false),
   };
@@ -231,7 +237,7 @@ export function validateServiceConfig(json: unknown): ServiceConfig {
     users: array(top, '', 'users').map((u, i) => user(u, `users[${i}]`)),
   };
   noDuplicates(config.apps, 'apps', 'client_id', (a) => a.client_id);
-  // Emails are matched without regard to case at login, so two that differ only in case collide.
-  noDuplicates(config.users, 'users', 'email', (u) => u.email.toLowerCase());
+  // Emails match by ASCII case only (text/email-identity.ts), so two that differ so collide.
+  noDuplicates(config.users, 'users', 'email', (u) => emailKey(u.email));
   return config;
 }

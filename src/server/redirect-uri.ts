@@ -53,7 +53,31 @@ export function resolveRedirectUri(
  * (RFC 6749 §4.1.2: the query component MUST be retained).
  */
 export function redirectWithCode(redirectUri: string, code: string, state: string | undefined): string {
-  let query = `code=${encodeURIComponent(code)}`;
+  return withQuery(redirectUri, [['code', code]], state);
+}
+
+/**
+ * The redirect URI with an authorization error (RFC 6749 §4.1.2.1): `error`,
+ * `error_description` and `state`, its own query kept as for a code.
+ */
+export function redirectWithError(
+  redirectUri: string,
+  error: string,
+  description: string,
+  state: string | undefined,
+): string {
+  return withQuery(
+    redirectUri,
+    [
+      ['error', error],
+      ['error_description', description],
+    ],
+    state,
+  );
+}
+
+function withQuery(redirectUri: string, fields: Array<[string, string]>, state: string | undefined): string {
+  let query = fields.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
   if (state !== undefined) query += `&state=${encodeURIComponent(state)}`;
   const q = redirectUri.indexOf('?');
   if (q === -1) return `${redirectUri}?${query}`;

@@ -2,6 +2,8 @@
  * The registered applications and users, indexed for lookups, with their secrets kept only as
  * digests. Users also carry the little session state the concurrent-session rule needs.
  */
+
+import { emailKey, lookupEmailKey } from '../text/email-identity.js';
 import type { AppConfig, GrantName, SamlConfig, ServiceConfig } from './config.js';
 import { digest, matchesDigest } from './secrets.js';
 
@@ -51,7 +53,7 @@ export class Registry {
       });
     }
     for (const user of config.users) {
-      this.#users.set(user.email.toLowerCase(), {
+      this.#users.set(emailKey(user.email), {
         email: user.email,
         singleSession: user.single_session,
         passwordDigest: digest(user.password),
@@ -70,9 +72,12 @@ export class Registry {
     return matchesDigest(secret, app.secretDigest);
   }
 
-  /** The user with this email and password, or undefined; emails match without regard to case. */
+  /**
+   * The user with this email and password, or undefined. Emails match by the one identity rule of
+   * text/email-identity.ts (ASCII case only); a spelling with a forbidden character matches no one.
+   */
   authenticateUser(email: string, password: string): UserEntry | undefined {
-    const user = this.#users.get(email.trim().toLowerCase());
+    const user = this.user(email);
     const matches = matchesDigest(password, user ? user.passwordDigest : this.#decoy);
     return user && matches ? user : undefined;
   }
@@ -89,8 +94,12 @@ export class Registry {
     app.config.saml = saml;
   }
 
-  /** Looks a user up by email without a password (an SSO assertion already vouches for them). */
+  /**
+   * Looks a user up by email without a password (an SSO assertion already vouches for them), by
+   * the same identity rule as `authenticateUser`.
+   */
   user(email: string): UserEntry | undefined {
-    return this.#users.get(email.trim().toLowerCase());
+    const key = lookupEmailKey(email);
+    return key === undefined ? undefined : this.#users.get(key);
   }
 }

@@ -19,6 +19,7 @@ import { handleTokenInfo } from './endpoints/tokeninfo.js';
 import { createHostCheck, isLoopbackAddress } from './http/host-check.js';
 import { splitTarget } from './http/params.js';
 import { type JsonReply, sendJson } from './http/reply.js';
+import { answerClientError, hasSeveralHosts, SEVERAL_HOSTS } from './http/request-framing.js';
 import { loggedPath, logRequest } from './http/request-log.js';
 import { Registry } from './registry.js';
 import { TokenStore } from './token-store.js';
@@ -156,9 +157,11 @@ export async function startTokenService(
     const [path, query] = splitTarget(req.url ?? '/');
     const route = ROUTES[path];
     if (log) logRequest(req, res, loggedPath(path, route !== undefined), log);
+    if (hasSeveralHosts(req)) return sendJson(res, SEVERAL_HOSTS);
     if (hostCheck && !hostCheck(req.headers.host)) return sendJson(res, FORBIDDEN_HOST);
     if (!route) return sendJson(res, NOT_FOUND);
-    const handler = route[req.method ?? ''];
+    // HEAD is GET without the body (RFC 9110 §9.3.2); node leaves the body out by itself.
+    const handler = route[req.method ?? ''] ?? (req.method === 'HEAD' ? route.GET : undefined);
     if (!handler) {
       const allowed = Object.keys(route).join(', ');
       return sendJson(
@@ -175,6 +178,8 @@ export async function startTokenService(
       log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
+
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => reject(listenError(error, host, port));

@@ -49,6 +49,11 @@ export class AuthorizationCode {
     readonly user: UserEntry,
     /** The redirect URI the browser was sent to; the exchange must not name another. */
     readonly redirectUri: string,
+    /**
+     * Whether the authorization request named the redirect URI: then the exchange must repeat it
+     * (RFC 6749 §4.1.3), not merely not contradict it.
+     */
+    readonly redirectUriRequired: boolean,
     /** PKCE S256 challenge (RFC 7636 §4.2), or null when the request had none. */
     readonly codeChallenge: string | null,
     /** `endOtherSessions=True` was asked for at the authorize endpoint. */
@@ -94,6 +99,7 @@ export class TokenStore {
     app: AppEntry,
     user: UserEntry,
     redirectUri: string,
+    redirectUriRequired: boolean,
     codeChallenge: string | null,
     endOtherSessions: boolean,
   ): string {
@@ -101,7 +107,15 @@ export class TokenStore {
     const expiresAt = this.now() + this.#times.codeTtl * 1000;
     this.#codes.set(
       code,
-      new AuthorizationCode(app, user, redirectUri, codeChallenge, endOtherSessions, expiresAt),
+      new AuthorizationCode(
+        app,
+        user,
+        redirectUri,
+        redirectUriRequired,
+        codeChallenge,
+        endOtherSessions,
+        expiresAt,
+      ),
     );
     return code;
   }

@@ -7,6 +7,7 @@
 import { ExitCode, TokencliError } from '../errors.js';
 import { withFileLock } from '../fs/lock.js';
 import { writePrivateFileAtomic } from '../fs/private-files.js';
+import { listTempFiles, removeStaleTempFiles } from '../fs/stale-temp-files.js';
 import {
   type CredentialsDocument,
   copyAside,
@@ -138,13 +139,17 @@ export class FileStore implements CredentialStore {
 
   async #update(profile: string, field: Field, value: unknown): Promise<void> {
     if (value === undefined) {
-      // Deleting from a store that does not exist: nothing to do, and no directory to create.
+      // Deleting from a store that does not exist: nothing to do, and no directory to create,
+      // unless a killed writer left a temporary copy of the credentials behind.
       const loaded = await loadCredentialsFile(this.location);
-      if (loaded.ok && !loaded.exists) return;
+      if (loaded.ok && !loaded.exists && listTempFiles(this.location).length === 0) return;
     }
     await withFileLock(
       this.#lockPath,
       async () => {
+        // On every locked write and every delete (logout, remove): a writer killed between
+        // writing its temporary file and renaming it left a full copy of the credentials there.
+        removeStaleTempFiles(this.location);
         const doc = await this.#readLocked(true);
         const entry = profileEntry(doc, profile);
         const current = entry === 'malformed' ? undefined : entry?.[field];

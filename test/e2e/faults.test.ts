@@ -120,3 +120,36 @@ test('service text is shown without escape sequences', async () => {
     [...r.stderr].filter((c) => c !== '\n' && (c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)),
   ).toEqual([]);
 });
+
+test('a token that is not a Bearer token (token_type mac): exit 5, not printed, nothing stored', async () => {
+  const baseUrl = await serveWith((_req, res) => {
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end('{"access_token":"MAC-TOKEN-1234","token_type":"mac","expires_in":3600}');
+  });
+  const configDir = tempDir();
+  const r = await runCli(['token'], { env: demoEnv(baseUrl, configDir) });
+  expect(r.code).toBe(5);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toContain(
+    'token_type is "mac", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)',
+  );
+  expect(r.stderr).not.toContain('MAC-TOKEN-1234');
+  expect(r.stderr).not.toContain('base URL');
+  storedNothing(configDir);
+});
+
+test('a UTF-8 byte-order mark before the JSON and expires_in "3599.5" are accepted', async () => {
+  const baseUrl = await serveWith((_req, res) => {
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end('\ufeff{"access_token":"bom-token-1234","token_type":"Bearer","expires_in":"3599.5"}');
+  });
+  const r = await runCli(['token', '--json'], { env: demoEnv(baseUrl, tempDir()) });
+  expect(r.code).toBe(0);
+  const json = JSON.parse(r.stdout) as { access_token: string; expires_in: number };
+  expect(json.access_token).toBe('bom-token-1234');
+  // Printed as what is left now, so a second may have gone by.
+  expect(json.expires_in).toBeGreaterThanOrEqual(3590);
+  expect(json.expires_in).toBeLessThanOrEqual(3599);
+});

@@ -125,8 +125,10 @@ describe('tokencli login (no browser)', () => {
     const r = await login.done;
     expect(r.code).toBe(6);
     expect(r.stderr).toContain(
-      'error: the login was not completed: access was denied (access_denied: The user said no [2J)',
+      'error: the login was not completed: access was denied (access_denied: The user said no)',
     );
+    // The whole escape sequence is gone, not just its ESC byte.
+    expect(r.stderr).not.toContain('[2J');
     expect(r.stderr).toContain('hint: run `tokencli login` again and allow access in the browser');
     expect(r.stderr).not.toContain('\u001b');
     await expectNothingStored(loginEnv(configDir));

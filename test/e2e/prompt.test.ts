@@ -58,6 +58,16 @@ describe.skipIf(!hasScript)(
       expect(readFileSync(join(configDir, 'credentials.json'), 'utf8')).not.toContain(DEMO.password);
     });
 
+    test('arrow keys and other escape sequences typed at the prompt are not part of the password', async () => {
+      const configDir = tempDir();
+      const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };
+      const half = Math.floor(DEMO.password.length / 2);
+      const typed = `${DEMO.password.slice(0, half)}\u001b[D\u001b[C\u001bOH\u001b[1;5A${DEMO.password.slice(half)}\u001b[F\r`;
+      const r = await onTerminal(['token'], env, /Password: /, typed);
+      expect(r.code).toBe(0);
+      expect(r.output).toMatch(/\n\S{20,}\r?\n/);
+    });
+
     test('Ctrl-C at the prompt exits 130 and stores nothing', async () => {
       const configDir = tempDir();
       const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };

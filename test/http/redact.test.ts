@@ -119,4 +119,22 @@ describe('redaction', () => {
     expect(scrubKnownSecrets('session', ['s', 'se', 'ses'])).toBe('session');
     expect(scrubKnownSecrets('a sess b', ['sess'])).toBe(`a ${REDACTED} b`);
   });
+
+  it('keeps the parameters of a WWW-Authenticate challenge (not a credential)', () => {
+    expect(
+      redactHeaders({
+        'www-authenticate': 'Bearer error="invalid_token", error_description="expired"',
+        authorization: 'Bearer realm=',
+      }),
+    ).toEqual({
+      'www-authenticate': 'Bearer error="invalid_token", error_description="expired"',
+      authorization: `Bearer ${REDACTED}`,
+    });
+    expect(redactText('WWW-Authenticate: Bearer realm="tokens", scope="x"')).toBe(
+      'WWW-Authenticate: Bearer realm="tokens", scope="x"',
+    );
+    // A credential that merely ends in padding is still one.
+    expect(redactText('Authorization: Bearer abcdef=')).toBe(`Authorization: Bearer ${REDACTED}`);
+    expect(redactText('{"h":"Bearer errorx="}')).toBe(`{"h":"Bearer ${REDACTED}"}`);
+  });
 });

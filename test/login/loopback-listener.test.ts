@@ -187,15 +187,18 @@ describe('requests', () => {
     const listener = await start();
     const r = await rawGet(
       listener.port,
-      `/callback?state=${STATE}&error=access_denied&error_description=${encodeURIComponent('User said <no>\u001b[31m')}`,
+      `/callback?state=${STATE}&error=access_denied&error_description=${encodeURIComponent('User said <no>\u001b[31m red\u001b]0;oscpayload\u0007')}`,
     );
     expect(r.status).toBe(400);
-    expect(r.body).toContain('access_denied: User said &lt;no&gt; [31m');
+    // Whole escape sequences go, not just the ESC byte (which left `[31m` behind).
+    expect(r.body).toContain('access_denied: User said &lt;no&gt; red. ');
+    expect(r.body).not.toContain('[31m');
+    expect(r.body).not.toContain('oscpayload');
     const error = await listener.waitForCode().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokencliError);
     expect((error as TokencliError).exitCode).toBe(ExitCode.loginIncomplete);
     expect((error as TokencliError).message).toBe(
-      'the login was not completed: access was denied (access_denied: User said <no> [31m)',
+      'the login was not completed: access was denied (access_denied: User said <no> red)',
     );
   });
 

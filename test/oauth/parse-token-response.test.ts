@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
+import { hintFor, LIFETIME_HINT, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { parseTokenResponse } from '../../src/oauth/parse-token-response.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
@@ -63,6 +63,8 @@ describe('parseTokenResponse', () => {
 
   it('accepts expires_in as a string of digits, and rounds fractions down', () => {
     expect(parseTokenResponse({ access_token: 'at', expires_in: '3599' }, NOW).expires_in).toBe(3599);
+    expect(parseTokenResponse({ access_token: 'at', expires_in: '3599.0' }, NOW).expires_in).toBe(3599);
+    expect(parseTokenResponse({ access_token: 'at', expires_in: '3599.5' }, NOW).expires_in).toBe(3599);
     expect(parseTokenResponse({ access_token: 'at', expires_in: 10.9 }, NOW).expires_in).toBe(10);
     expect(parseTokenResponse({ access_token: 'at', expires_in: 0 }, NOW).expires_at).toBe(NOW.toISOString());
   });
@@ -160,7 +162,9 @@ describe('parseTokenResponse', () => {
     expect(error.status).toBe(200);
     expect(error.description).toBe(problem);
     expect(error.message).toBe(`the token service sent an unexpected response (HTTP 200): ${problem}`);
-    expect(hintFor(error)).toMatch(/base URL/);
+    // A bad lifetime is the service's mistake, not a wrong URL: its hint says so.
+    if (/expires_in/.test(problem)) expect(hintFor(error)).toBe(LIFETIME_HINT);
+    else expect(hintFor(error)).toMatch(/base URL/);
   });
 
   it('rejects NaN and Infinity that reach it as numbers', () => {
@@ -170,6 +174,30 @@ describe('parseTokenResponse', () => {
     expect(rejection({ access_token: 'at', expires_in: Number.POSITIVE_INFINITY }).description).toBe(
       'expires_in is Infinity, outside 0 to 2147483647 seconds',
     );
+  });
+
+  it.each(['Bearer', 'bearer', 'BEARER', 'BearerToken', 'bearertoken', 'BEARERTOKEN'])(
+    'accepts token_type %s',
+    (tokenType) => {
+      expect(parseTokenResponse({ access_token: 'at', token_type: tokenType }, NOW).token_type).toBe(
+        tokenType,
+      );
+    },
+  );
+
+  it.each([
+    ['mac', 'token_type is "mac", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)'],
+    ['DPoP', 'token_type is "DPoP", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)'],
+    // Only ASCII letters fold: a dotless ı or a Kelvin sign is not an ASCII letter.
+    [
+      'BEARERTOKEN\u0131',
+      'token_type is "BEARERTOKENı", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)',
+    ],
+    ['Bearer ', 'token_type is "Bearer ", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)'],
+  ])('refuses token_type %j with a hint about the token type', (tokenType, problem) => {
+    const error = rejection({ access_token: 'at', token_type: tokenType });
+    expect(error.description).toBe(problem);
+    expect(hintFor(error)).toBe(TOKEN_TYPE_HINT);
   });
 
   it('never echoes a token value in its messages', () => {

@@ -3,6 +3,7 @@
  * kind of answer comes back (SPEC.md §1, §2.6).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
@@ -284,6 +285,28 @@ describe('requestToken: the answers', () => {
     );
     expect(described(error)).toMatchObject(expected);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('accepts a UTF-8 byte-order mark before the JSON', async () => {
+    server = await startServer((_req, res) => json(res, 200, `\ufeff${JSON.stringify(TOKEN_BODY)}`));
+    const tokens = await requestToken(
+      testClient(server.origin, testHttp(), 'demo-secret'),
+      CLIENT_CREDENTIALS,
+    );
+    expect(tokens.access_token).toBe('at-123');
+  });
+
+  it('refuses a token that is not a Bearer token, with a hint about the token type (RFC 6749 §7.1)', async () => {
+    server = await startServer((_req, res) => json(res, 200, { ...TOKEN_BODY, token_type: 'mac' }));
+    const error = await serviceError(
+      requestToken(testClient(server.origin, testHttp(), 'demo-secret'), CLIENT_CREDENTIALS),
+    );
+    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(error.message).toBe(
+      'the token service sent an unexpected response (HTTP 200): token_type is "mac", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)',
+    );
+    expect(hintFor(error)).toBe(TOKEN_TYPE_HINT);
+    expect(error.message).not.toContain('at-123');
   });
 
   it('reports a redirect without following it or re-sending the credentials', async () => {

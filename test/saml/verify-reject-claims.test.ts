@@ -94,6 +94,29 @@ describe('verifySamlBearer refuses a signed assertion', () => {
     );
   });
 
+  it('without an AudienceRestriction (RFC 7522 §3 requires an Audience)', () => {
+    const xml = assertionXml().replace(/<saml:AudienceRestriction>.*<\/saml:AudienceRestriction>/, '');
+    expect(xml).not.toContain('Audience');
+    expect(refusal(sign(xml))).toBe(
+      `the assertion has no Audience (RFC 7522 §3 requires a Conditions/AudienceRestriction/Audience naming this service); expected one of: ${AUDIENCE}`,
+    );
+  });
+
+  it('without Conditions at all', () => {
+    const xml = assertionXml()
+      .replace(/<saml:Conditions[^>]*>.*<\/saml:Conditions>/s, '')
+      .replace(/<saml:Conditions[^>]*\/>/, '');
+    expect(xml).not.toContain('Conditions');
+    expect(refusal(sign(xml))).toContain('the assertion has no Audience');
+  });
+
+  it('with an AudienceRestriction that holds no Audience', () => {
+    const xml = assertionXml().replace(/<saml:Audience>[^<]*<\/saml:Audience>/, '');
+    expect(refusal(sign(xml))).toBe(
+      `the assertion's Audience does not name this service; expected one of: ${AUDIENCE}`,
+    );
+  });
+
   it('whose bearer Recipient is another service', () => {
     const xml = mutate(assertionXml(), `Recipient="${AUDIENCE}"`, 'Recipient="https://other.example/acs"');
     expect(refusal(sign(xml))).toBe(

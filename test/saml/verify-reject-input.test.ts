@@ -2,9 +2,16 @@
  * Refusals that happen before any signature work: size, encoding, DTDs and entities, several
  * roots, trailing content, comments and processing instructions (SPEC.md §3).
  */
+import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SamlVerificationError } from '../../src/saml/errors.js';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
+import {
+  allElements,
+  containsCommentOrInstruction,
+  descendantElements,
+  MAX_XML_DEPTH,
+} from '../../src/saml/strict-xml.js';
 import { verifySamlBearer } from '../../src/saml/verify.js';
 import { assertionXml, b64, type KeyPair, mutate, rsaKeyPair, USER, verifyOptions } from './fixtures.js';
 
@@ -112,5 +119,49 @@ describe('verifySamlBearer refuses while parsing', () => {
     expect(refusal(b64(withPi))).toBe(
       'SAMLAssertion: XML comments and processing instructions are not accepted',
     );
+  });
+
+  it('elements nested 6,000 deep (41 KiB), naming the limit', () => {
+    const deep = `${'<x>'.repeat(6000)}${'</x>'.repeat(6000)}`;
+    const nested = mutate(signed, '</saml:Subject>', `</saml:Subject>${deep}`);
+    expect(refusal(b64(nested))).toBe(
+      `SAMLAssertion: the XML nests elements more than ${MAX_XML_DEPTH} levels deep`,
+    );
+  });
+
+  it('elements nested just over the limit, though the rest is a valid assertion', () => {
+    // The assertion is level 1 and the appended chain starts at level 2.
+    const chain = (n: number) => `${'<x>'.repeat(n)}${'</x>'.repeat(n)}`;
+    const over = mutate(signed, '</saml:Subject>', `</saml:Subject>${chain(MAX_XML_DEPTH)}`);
+    expect(refusal(b64(over))).toBe(
+      `SAMLAssertion: the XML nests elements more than ${MAX_XML_DEPTH} levels deep`,
+    );
+    // One level less passes the depth check and fails only later, at the signature.
+    const under = mutate(signed, '</saml:Subject>', `</saml:Subject>${chain(MAX_XML_DEPTH - 1)}`);
+    expect(refusal(b64(under))).not.toContain('levels deep');
+  });
+
+  it.each([
+    ['U+0085', '\u0085'],
+    ['U+2028', '\u2028'],
+  ])('a %s line end, which xmldom reads as a line feed', (_, c) => {
+    const withNel = mutate(signed, `>${USER}<`, `>${USER}${c}<`);
+    expect(refusal(b64(withNel))).toBe(
+      'SAMLAssertion: XML with the line ends U+0085 or U+2028 is not accepted (XML parsers read them differently)',
+    );
+  });
+});
+
+describe('the XML walks', () => {
+  it('do not recurse: 100,000 levels are walked without a stack overflow', () => {
+    const depth = 100_000;
+    const document = new DOMParser().parseFromString(
+      `<r>${'<x>'.repeat(depth)}<!--c-->${'</x>'.repeat(depth)}</r>`,
+      'application/xml',
+    );
+    const root = document.documentElement as NonNullable<typeof document.documentElement>;
+    expect(containsCommentOrInstruction(root)).toBe(true);
+    expect(allElements(root)).toHaveLength(depth + 1);
+    expect(descendantElements(root, '', 'x')).toHaveLength(0);
   });
 });

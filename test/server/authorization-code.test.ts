@@ -140,6 +140,18 @@ describe('authorization code exchange', () => {
     });
   });
 
+  test('a redirect_uri given at authorize is required at the exchange (RFC 6749 §4.1.3)', async () => {
+    const service = await startService();
+    const { code } = await obtainCode(service.baseUrl, { redirect_uri: DEMO.redirectUri });
+    const r = await exchangeCode(service.baseUrl, code);
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({
+      error: 'invalid_grant',
+      error_description:
+        'redirect_uri is required: the authorization request had one, and the exchange must repeat it',
+    });
+  });
+
   test('the redirect_uri used at authorize, port included, is accepted', async () => {
     const service = await startService();
     const { code } = await obtainCode(service.baseUrl, { redirect_uri: 'http://127.0.0.1:40000/callback' });

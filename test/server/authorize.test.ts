@@ -166,7 +166,6 @@ describe('successful login', () => {
 describe('requests that get an error page, never a redirect', () => {
   type Case = [name: string, params: Record<string, string>, message: string];
   const other = { client_id: DEMO.clientId };
-  const { challenge } = pkcePair();
   const cases: Case[] = [
     ['no client_id', {}, 'The request has no client_id.'],
     [
@@ -204,41 +203,6 @@ describe('requests that get an error page, never a redirect', () => {
       { ...other, redirect_uri: 'http://u@127.0.0.1:9/callback' },
       'The redirect_uri &quot;http://u@127.0.0.1:9/callback&quot; is not registered for Demo App.',
     ],
-    [
-      'response_type token',
-      { ...other, response_type: 'token' },
-      'Unsupported response_type &quot;token&quot;: only &quot;code&quot; is supported.',
-    ],
-    [
-      'another scope',
-      { ...other, scope: 'admin' },
-      'Unsupported scope &quot;admin&quot;: the only scope is &quot;demoservices&quot;.',
-    ],
-    [
-      'plain PKCE',
-      { ...other, code_challenge: challenge, code_challenge_method: 'plain' },
-      'code_challenge_method must be S256; &quot;plain&quot; is not supported.',
-    ],
-    [
-      'PKCE without a method (plain by default)',
-      { ...other, code_challenge: challenge },
-      'code_challenge_method must be S256; &quot;plain (the default)&quot; is not supported.',
-    ],
-    [
-      'a method without a challenge',
-      { ...other, code_challenge_method: 'S256' },
-      'code_challenge_method was given without a code_challenge.',
-    ],
-    [
-      'a malformed challenge',
-      { ...other, code_challenge: 'short', code_challenge_method: 'S256' },
-      'code_challenge must be 43 base64url characters: BASE64URL(SHA256(code_verifier)).',
-    ],
-    [
-      'endOtherSessions not a boolean',
-      { ...other, endOtherSessions: 'maybe' },
-      'endOtherSessions must be True or False.',
-    ],
   ];
 
   test.each(cases)('%s (GET and POST)', async (_name, params, message) => {
@@ -261,16 +225,96 @@ describe('requests that get an error page, never a redirect', () => {
     expect(r.status).toBe(400);
     expect(await r.text()).toContain('The parameter state is given more than once.');
   });
+});
 
-  test('an app not enabled for the authorization-code flow', async () => {
+describe('requests refused back at the validated redirect URI (RFC 6749 §4.1.2.1)', () => {
+  type Case = [name: string, params: Record<string, string>, error: string, description: string];
+  const { challenge } = pkcePair();
+  const other = { client_id: DEMO.clientId, state: 'st&ate' };
+  const cases: Case[] = [
+    [
+      'response_type token',
+      { ...other, response_type: 'token' },
+      'unsupported_response_type',
+      'response_type "token" is not supported; only "code" is',
+    ],
+    [
+      'another scope',
+      { ...other, scope: 'admin' },
+      'invalid_scope',
+      'scope "admin" is not supported; the only scope is "demoservices"',
+    ],
+    [
+      'plain PKCE',
+      { ...other, code_challenge: challenge, code_challenge_method: 'plain' },
+      'invalid_request',
+      'code_challenge_method must be S256; "plain" is not supported',
+    ],
+    [
+      'PKCE without a method (plain by default)',
+      { ...other, code_challenge: challenge },
+      'invalid_request',
+      'code_challenge_method must be S256; "plain (the default)" is not supported',
+    ],
+    [
+      'a method without a challenge',
+      { ...other, code_challenge_method: 'S256' },
+      'invalid_request',
+      'code_challenge_method was given without a code_challenge',
+    ],
+    [
+      'a malformed challenge',
+      { ...other, code_challenge: 'short', code_challenge_method: 'S256' },
+      'invalid_request',
+      'code_challenge must be 43 base64url characters: BASE64URL(SHA256(code_verifier))',
+    ],
+    [
+      'endOtherSessions not a boolean',
+      { ...other, endOtherSessions: 'maybe' },
+      'invalid_request',
+      'endOtherSessions must be True or False',
+    ],
+  ];
+
+  test.each(cases)('%s (GET and POST)', async (_name, params, error, description) => {
+    const service = await startService();
+    for (const response of [
+      await getAuthorize(service.baseUrl, { ...params, redirect_uri: 'http://127.0.0.1:40000/callback' }),
+      await postLogin(service.baseUrl, params),
+    ]) {
+      expect(response.status).toBe(302);
+      const location = new URL(response.headers.get('location') ?? '');
+      expect(location.origin + location.pathname).toMatch(/^http:\/\/127\.0\.0\.1:(40000|8765)\/callback$/);
+      expect(Object.fromEntries(location.searchParams)).toEqual({
+        error,
+        error_description: description,
+        state: 'st&ate',
+      });
+    }
+    expect(service.stats().codes).toBe(0);
+  });
+
+  test('without a state, none is added', async () => {
+    const service = await startService();
+    const r = await getAuthorize(service.baseUrl, { client_id: DEMO.clientId, response_type: 'token' });
+    expect(r.status).toBe(302);
+    expect([...new URL(r.headers.get('location') ?? '').searchParams.keys()]).toEqual([
+      'error',
+      'error_description',
+    ]);
+  });
+
+  test('an app not enabled for the authorization-code flow: unauthorized_client', async () => {
     const config = demoServiceConfig();
     const app = config.apps[0];
     if (!app) throw new Error('no app');
     app.grants = ['client_credentials'];
     app.refresh_tokens = false;
     const service = await startService(config);
-    const r = await getAuthorize(service.baseUrl, { client_id: DEMO.clientId });
-    expect(r.status).toBe(400);
-    expect(await r.text()).toContain('Demo App is not enabled for the authorization-code flow.');
+    const r = await getAuthorize(service.baseUrl, { client_id: DEMO.clientId, state: 's' });
+    expect(r.status).toBe(302);
+    const location = new URL(r.headers.get('location') ?? '');
+    expect(location.searchParams.get('error')).toBe('unauthorized_client');
+    expect(location.searchParams.get('state')).toBe('s');
   });
 });

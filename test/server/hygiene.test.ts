@@ -32,7 +32,7 @@ describe('routing', () => {
     ['GET', '/v2/oauth/token', 'POST'],
     ['PUT', '/v2/oauth/token', 'POST'],
     ['POST', '/v2/oauth/tokeninfo', 'GET'],
-    ['HEAD', '/v2/oauth/tokeninfo', 'GET'],
+    ['HEAD', '/v2/oauth/token', 'POST'],
     ['DELETE', '/v2/oauth/authorize', 'GET, POST'],
   ])('%s %s is a JSON 405 with Allow: %s', async (method, path, allow) => {
     const service = await startService();

@@ -151,8 +151,8 @@ describe('tokeninfo', () => {
     });
     expect(r.status).toBe(401);
     expect(r.headers['www-authenticate']).toBe('Bearer');
+    // No error code anywhere (RFC 6750 §3.1), not a 401 that says invalid_request.
     expect(JSON.parse(r.body)).toEqual({
-      error: 'invalid_request',
       error_description: 'pass the access token in an Authorization: Bearer header',
     });
   });

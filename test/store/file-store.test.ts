@@ -7,6 +7,7 @@ import {
   readFileSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -242,5 +243,72 @@ describe('FileStore', () => {
       expect(doc.profiles[profile].client_secret).toBe(`${profile}-secret-${rounds - 1}`);
     }
     expect(mode(path)).toBe(0o600);
+  });
+
+  describe('temporary files of writers killed before their rename', () => {
+    const killedWriter = resolve(import.meta.dirname, 'fixtures/killed-writer.mjs');
+    const tempsOf = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
+
+    /** Runs a writer that SIGKILLs itself between writing its temp file and renaming it. */
+    function killWriter(path: string, profile: string, secret: string): Promise<NodeJS.Signals | null> {
+      return new Promise((done, reject) => {
+        const child = spawn(
+          process.execPath,
+          [killedWriter, distModule('store/file-store.js'), path, profile, secret],
+          { stdio: 'ignore' },
+        );
+        child.on('error', reject);
+        child.on('close', (_code, signal) => done(signal));
+      });
+    }
+
+    it('are removed by the next locked write', async () => {
+      const { dir, path, store } = setup();
+      await store.setClientSecret('kept', 'kept-secret');
+      expect(await killWriter(path, 'victim', 'CANARY-secret-1')).toBe('SIGKILL');
+      const left = tempsOf(dir);
+      expect(left).toHaveLength(1);
+      expect(readFileSync(join(dir, left[0] ?? ''), 'utf8')).toContain('CANARY-secret-1');
+
+      await store.setClientSecret('other', 'other-secret');
+      expect(tempsOf(dir)).toEqual([]);
+      expect(readFileSync(path, 'utf8')).not.toContain('CANARY');
+      expect(await store.getClientSecret('kept')).toBe('kept-secret');
+    });
+
+    it('are removed by a delete (logout), even when the credentials file was never written', async () => {
+      const { dir, path, store } = setup();
+      expect(await killWriter(path, 'victim', 'CANARY-secret-2')).toBe('SIGKILL');
+      expect(existsSync(path)).toBe(false);
+      expect(tempsOf(dir)).toHaveLength(1);
+      await store.deleteClientSecret('victim');
+      expect(tempsOf(dir)).toEqual([]);
+
+      expect(await killWriter(path, 'victim', 'CANARY-secret-3')).toBe('SIGKILL');
+      await store.deleteTokens('someone-else');
+      expect(tempsOf(dir)).toEqual([]);
+    });
+
+    it('of a live writer are left alone unless they are old', async () => {
+      const { dir, path, store } = setup();
+      const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+      try {
+        const live = `${path}.${sleeper.pid}.abc.1.xyz.tmp`;
+        writeFileSync(live, 'in flight', { mode: 0o600 });
+        await store.setClientSecret('p', 's');
+        expect(existsSync(live)).toBe(true);
+        const twoMinutesAgo = new Date(Date.now() - 120_000);
+        utimesSync(live, twoMinutesAgo, twoMinutesAgo);
+        await store.deleteClientSecret('p');
+        expect(existsSync(live)).toBe(false);
+      } finally {
+        sleeper.kill('SIGKILL');
+      }
+      // Unrelated files that only look similar stay.
+      const unrelated = join(dir, 'credentials.json.backup.tmp');
+      writeFileSync(unrelated, 'x');
+      await store.setClientSecret('p', 's2');
+      expect(existsSync(unrelated)).toBe(true);
+    });
   });
 });

@@ -8,7 +8,7 @@ import { readFormBody } from '../http/form-body.js';
 import { parseParams } from '../http/params.js';
 import { sanitizeEcho, sendJson } from '../http/reply.js';
 import { sendErrorPage, sendLoginPage } from '../login-page.js';
-import { redirectWithCode } from '../redirect-uri.js';
+import { redirectWithCode, redirectWithError } from '../redirect-uri.js';
 import type { ServiceContext } from './context.js';
 
 export async function handleAuthorize(
@@ -34,7 +34,11 @@ export async function handleAuthorize(
   }
   const { params } = parsed;
   const check = checkAuthorizeRequest(params, context.registry, context.scope);
-  if (!check.ok) return sendErrorPage(res, 400, check.message);
+  if (!check.ok) {
+    if (!check.redirect) return sendErrorPage(res, 400, check.message);
+    const { redirectUri, error, description, state } = check.redirect;
+    return sendRedirect(res, redirectWithError(redirectUri, error, description, state));
+  }
   const request = check.request;
   if (!isPost) return sendLoginPage(res, { appName: request.app.name, hidden: request.hidden });
 
@@ -60,11 +64,16 @@ export async function handleAuthorize(
     request.app,
     user,
     request.redirectUri,
+    request.redirectUriGiven,
     request.codeChallenge,
     request.endOtherSessions,
   );
+  sendRedirect(res, redirectWithCode(request.redirectUri, code, request.state));
+}
+
+function sendRedirect(res: ServerResponse, location: string): void {
   res.writeHead(302, {
-    location: redirectWithCode(request.redirectUri, code, request.state),
+    location,
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
     'content-length': 0,

@@ -29,9 +29,13 @@ const INVALID_TOKEN: JsonReply = {
   headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
 };
 
-/** No token at all: a bare challenge, without an error code (RFC 6750 §3.1). */
+/**
+ * No token at all: a bare challenge. RFC 6750 §3.1: a request without authentication information
+ * gets no error code, in the challenge or (so that the two agree) in the body.
+ */
 const NO_TOKEN: JsonReply = {
-  ...oauthError(401, 'invalid_request', 'pass the access token in an Authorization: Bearer header'),
+  status: 401,
+  body: { error_description: 'pass the access token in an Authorization: Bearer header' },
   headers: { 'www-authenticate': 'Bearer' },
 };
 

@@ -26,6 +26,14 @@ export const authorizationCodeGrant: GrantHandler = ({ app, params, endOtherSess
     return oauthError(400, 'invalid_grant', 'the authorization code was issued to another client');
   }
   const redirectUri = params.get('redirect_uri');
+  if (redirectUri === undefined && code.redirectUriRequired) {
+    // RFC 6749 §4.1.3: required when the authorization request included it.
+    return oauthError(
+      400,
+      'invalid_grant',
+      'redirect_uri is required: the authorization request had one, and the exchange must repeat it',
+    );
+  }
   if (redirectUri !== undefined && redirectUri !== code.redirectUri) {
     return oauthError(400, 'invalid_grant', 'redirect_uri differs from the one of the authorization request');
   }

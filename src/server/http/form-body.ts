@@ -9,13 +9,17 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export type FormBody = { ok: true; text: string } | { ok: false; reply: JsonReply };
 
-/** 413; the connection is closed after it, since the rest of the body is never read. */
+/**
+ * 413; the connection is closed after it, once the rest of the body has been drained (within a
+ * bound) so that a client still uploading reads the answer instead of a reset (linger.ts).
+ */
 function tooLarge(): FormBody {
   return {
     ok: false,
     reply: {
       ...oauthError(413, 'invalid_request', `the request body is larger than ${MAX_BODY_BYTES / 1024} KiB`),
       headers: { connection: 'close' },
+      drainBody: true,
     },
   };
 }
@@ -46,6 +50,7 @@ export function readFormBody(req: IncomingMessage): Promise<FormBody> {
           'the request body must be application/x-www-form-urlencoded (RFC 6749 §4.1.3)',
         ),
         headers: { connection: 'close' },
+        drainBody: true,
       },
     });
   }

@@ -3,12 +3,15 @@
  * own three shapes) and RFC 6749 §5.2.
  */
 import type { ServerResponse } from 'node:http';
+import { endAfterDrainingBody } from './linger.js';
 
 /** A JSON answer, built by the endpoint logic and written by `sendJson`. */
 export interface JsonReply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent before the request body was read: end only once it is drained (see linger.ts). */
+  drainBody?: boolean;
 }
 
 /** Headers of every token and tokeninfo answer (RFC 6749 §5.1): tokens are never cached. */
@@ -28,7 +31,8 @@ export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: R
   if (extraHeaders) Object.assign(headers, extraHeaders);
   if (reply.headers) Object.assign(headers, reply.headers);
   res.writeHead(reply.status, headers);
-  res.end(text);
+  if (reply.drainBody) endAfterDrainingBody(res, text);
+  else res.end(text);
 }
 
 // The error bodies are part of the protocol the client recognises: one definition for both.
