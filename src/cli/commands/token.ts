@@ -3,65 +3,19 @@
  * request (SPEC.md §2.3). The cached path touches only the config file and the store: no
  * network, no prompt, and none of the protocol layer's modules are loaded.
  */
-import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
-import { freshRecord, obtainToken } from '../obtain-token.js';
-import { assertOneStdinReader } from '../secrets.js';
-import { openCredentialStore } from '../service.js';
-import { requireService, resolveSettings } from '../settings.js';
-import { tokenJson } from '../token-record.js';
+import { type GetTokenOptions, getToken } from '../get-token.js';
+import { chooseTokenFormat, renderToken } from '../token-formats.js';
 
-export interface TokenOptions {
-  email?: string;
-  passwordStdin?: boolean;
-  clientSecretStdin?: boolean;
-  force?: boolean;
-  minTtl: string;
-  endOtherSessions?: boolean;
-  /** false with `--no-store`. */
-  store: boolean;
+export interface TokenOptions extends GetTokenOptions {
   json?: boolean;
-}
-
-function parseMinTtl(raw: string): number {
-  const seconds = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(seconds)) {
-    throw new UsageError(`--min-ttl: "${raw}" is not a whole number of seconds`, 'e.g. --min-ttl 300');
-  }
-  return seconds;
+  /** token | header | json | env (token-formats.ts). */
+  format?: string;
 }
 
 export async function run(options: TokenOptions, ctx: CommandContext): Promise<void> {
-  assertOneStdinReader([
-    [options.passwordStdin, '--password-stdin'],
-    [options.clientSecretStdin, '--client-secret-stdin'],
-  ]);
-  const minTtlSeconds = parseMinTtl(options.minTtl);
-  const settings = await resolveSettings(ctx, { email: options.email });
-  const service = requireService(settings);
-  const store = await openCredentialStore(settings, ctx);
-
-  let obtained: Awaited<ReturnType<typeof obtainToken>> | undefined;
-  if (!options.force) {
-    const cached = freshRecord(await store.getTokens(settings.profile), service, minTtlSeconds, new Date());
-    if (cached) obtained = { record: cached, source: 'cache' as const };
-  }
-  obtained ??= await obtainToken(ctx, settings, store, {
-    service,
-    minTtlSeconds,
-    force: options.force === true,
-    save: options.store,
-    endOtherSessions: options.endOtherSessions === true,
-    passwordFromStdin: options.passwordStdin === true,
-    clientSecretFromStdin: options.clientSecretStdin === true,
-  });
-
-  const { record, source } = obtained;
-  if (options.json) {
-    ctx.io.stdout.write(
-      `${JSON.stringify(tokenJson(record, settings.profile, source, new Date()), null, 2)}\n`,
-    );
-  } else {
-    ctx.io.stdout.write(`${record.access_token}\n`);
-  }
+  // A contradiction in the flags is reported before any store or network is touched.
+  const format = chooseTokenFormat(options);
+  const { record, source, settings } = await getToken(options, ctx);
+  ctx.io.stdout.write(renderToken(format, record, settings.profile, source, new Date()));
 }
