@@ -62,7 +62,8 @@ function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSign
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (signal.aborted && !(error instanceof TokencliError && error.exitCode !== ExitCode.interrupted)) {
-    io.stderr.write('error: interrupted\n');
+    // A terminal echoed "^C" where the cursor was (ECHOCTL): start the error on a line of its own.
+    io.stderr.write(`${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`);
     return ExitCode.interrupted;
   }
   if (error instanceof TokencliError) {

@@ -9,6 +9,7 @@ import { withFileLock } from '../fs/lock.js';
 import { GrantType, type TokenSource } from '../oauth/types.js';
 import type { CredentialStore, TokenRecord } from '../store/types.js';
 import type { CommandContext } from './context.js';
+import { sanitizeText } from './sanitize.js';
 import { findSecret, missingSecret } from './secrets.js';
 import { resolveClientSecret, serviceClient } from './service.js';
 import type { Settings } from './settings.js';
@@ -129,7 +130,11 @@ async function obtainUnlocked(
   if (email === undefined) {
     throw new UsageError('a password was given but no email', 'pass --email or set TOKENCLI_EMAIL');
   }
-  const password = await findSecret(ctx, passwordSource);
+  // The prompt names the account, as a person may hold several (the email is shown sanitized).
+  const password = await findSecret(ctx, {
+    ...passwordSource,
+    prompt: `Password for ${sanitizeText(email)}: `,
+  });
   if (password === undefined) throw missingSecret(passwordSource);
   const tokens = await requestToken(
     client,

@@ -14,6 +14,8 @@ export interface SecretSource {
   envVar: string;
   /** Whether the stdin flag was given. */
   fromStdin: boolean;
+  /** The terminal prompt, when it should say more than the label ("Password for a@b.example: "). */
+  prompt?: string;
 }
 
 const MAX_STDIN_BYTES = 64 * 1024;
@@ -81,7 +83,10 @@ export async function findSecret(ctx: CommandContext, source: SecretSource): Pro
   const fromEnv = ctx.io.env[source.envVar];
   if (fromEnv) return fromEnv;
   if (ctx.io.stdinIsTTY) {
-    const typed = await promptHidden(ctx, `${source.label[0]?.toUpperCase()}${source.label.slice(1)}: `);
+    const typed = await promptHidden(
+      ctx,
+      source.prompt ?? `${source.label[0]?.toUpperCase()}${source.label.slice(1)}: `,
+    );
     if (typed === '') throw new UsageError(`no ${source.label} entered`);
     return typed;
   }
