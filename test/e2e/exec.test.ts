@@ -45,6 +45,15 @@ describe('tokencli exec', () => {
     expect(args).toEqual(['$HOME', '--profile', 'x']);
   });
 
+  test('the command gets the token, not the password or client secret that obtained it', async () => {
+    const env = freshEnv();
+    const script =
+      'process.stdout.write(JSON.stringify([process.env.TOKENCLI_PASSWORD, process.env.TOKENCLI_CLIENT_SECRET, process.env.TOKENCLI_CLIENT_ID]))';
+    const r = await runCli(['exec', '--', process.execPath, '-e', script], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([null, null, env.TOKENCLI_CLIENT_ID]);
+  });
+
   test('obtains the token exactly as token does: --min-ttl beyond the lifetime fetches a new one', async () => {
     const env = freshEnv();
     const cached = (await runCli(['token'], { env })).stdout.trim();

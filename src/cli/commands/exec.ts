@@ -15,6 +15,9 @@ import { sanitizeText } from '../sanitize.js';
 
 export type ExecOptions = GetTokenOptions;
 
+/** Secrets that obtained the token; CMD has no need of them. */
+const WITHHELD_VARIABLES = ['TOKENCLI_PASSWORD', 'TOKENCLI_CLIENT_SECRET'];
+
 /** Signals passed on to CMD while it runs; its exit status then tells what it made of them. */
 const FORWARDED_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2'];
 
@@ -24,12 +27,14 @@ export async function run(options: ExecOptions, ctx: CommandContext, argv: strin
     throw new UsageError('no command to run', 'e.g. tokencli exec -- curl https://api.example.com/v2/…');
   }
   const { record, service } = await getToken(options, ctx);
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...ctx.io.env,
     TOKENCLI_ACCESS_TOKEN: record.access_token,
     TOKENCLI_TOKEN_EXPIRES_AT: record.expires_at,
     TOKENCLI_BASE_URL: service.baseUrl,
   };
+  // CMD gets the token, not what obtained it: the password and client secret stay with tokencli.
+  for (const name of WITHHELD_VARIABLES) delete env[name];
   throw new CommandExit(await runCommand(command, args, env, ctx));
 }
 
