@@ -8,8 +8,12 @@ import { flagName, secretFlagMessage } from './unknown-option.js';
 
 // `unknownOption` is commander's (documented in its source, absent from its typings) hook for
 // the "unknown option" error; it is overridden here rather than patching commander.
-const commanderUnknownOption = (Command.prototype as unknown as { unknownOption(flag: string): void })
-  .unknownOption;
+interface CommanderInternals {
+  unknownOption(flag: string): void;
+  unknownCommand(): void;
+  _dispatchHelpCommand(name?: string): unknown;
+}
+const commanderPrototype = Command.prototype as unknown as CommanderInternals;
 
 export class TokencliCommand extends Command {
   override createCommand(name?: string): Command {
@@ -27,6 +31,27 @@ export class TokencliCommand extends Command {
       );
     }
     // The name only: a value after `=` is never echoed, whatever it is.
-    commanderUnknownOption.call(this, sanitizeText(flagName(flag)));
+    commanderPrototype.unknownOption.call(this, sanitizeText(flagName(flag)));
+  }
+
+  /** commander echoes the unknown word; a hostile one (escape sequences) is shown sanitized. */
+  unknownCommand(): void {
+    const [word] = this.args;
+    if (word !== undefined) this.args[0] = sanitizeText(word);
+    commanderPrototype.unknownCommand.call(this);
+  }
+
+  /**
+   * `tokencli help nope` would print the whole help as an error without saying why; it is an
+   * unknown command like `tokencli nope` (with commander's "did you mean").
+   */
+  _dispatchHelpCommand(name?: string): unknown {
+    const known = (word: string) =>
+      word === 'help' || this.commands.some((c) => c.name() === word || c.aliases().includes(word));
+    if (name !== undefined && !known(name)) {
+      this.args = [name];
+      this.unknownCommand();
+    }
+    return commanderPrototype._dispatchHelpCommand.call(this, name);
   }
 }

@@ -121,4 +121,10 @@ describe.each(['bash', 'zsh', 'fish'])('%s completion', (shell) => {
     expect(name(complete(`tokencli serve --config ${dir}/serv`))).toEqual(['service.json']);
     expect(name(complete(`tokencli --ca-file ${dir}/ke`))).toEqual(['key.pem']);
   });
+
+  run(`exec -- completes the command line after it (files stay on)${reason}`, () => {
+    expect(complete('tokencli exec -- ech')).toContain('echo');
+    const name = (list: string[]) => list.map((c) => c.slice(c.lastIndexOf('/') + 1));
+    expect(name(complete(`tokencli --profile work exec -- cat ${dir}/ke`))).toEqual(['key.pem']);
+  });
 });

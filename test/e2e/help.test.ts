@@ -89,6 +89,20 @@ describe('help', () => {
     expect((await runCli([])).code).toBe(2);
   });
 
+  test('`help` of an unknown command says so, with "did you mean"', async () => {
+    const r = await runCli(['help', 'tokn']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: unknown command 'tokn'\n\(Did you mean token\?\)/);
+  });
+
+  test('an unknown command is echoed without its escape sequences', async () => {
+    const r = await runCli(['\u001b]0;owned\u0007tokn']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: unknown command/m);
+    expect(r.stderr).not.toContain('\u001b');
+  });
+
   test.each(COMMANDS)('`%s --help` lists the global flags, defaults as values', async (command) => {
     const r = await runCli([command, '--help']);
     expect(r.code).toBe(0);
