@@ -2,7 +2,7 @@
  * How help describes an option or argument: choices and defaults as the values one types
  * (`choices: keychain, file, none`, `default: 300`), not as JSON strings (`"300"`).
  */
-import type { Argument, HelpConfiguration, Option } from 'commander';
+import { type Argument, type Command, Help, type HelpConfiguration, type Option } from 'commander';
 
 function extras(choices: readonly string[] | undefined, defaultShown: string | undefined): string {
   const parts: string[] = [];
@@ -22,9 +22,42 @@ function shownDefault(item: {
   return Array.isArray(value) ? value.join(' ') : String(value);
 }
 
+/**
+ * Global flags a command ignores, left out of its help. `serve` runs the service from its own
+ * flags and `completion` prints a script; neither reads a profile, a store or the network settings.
+ */
+const IGNORED_GLOBALS: Record<string, readonly string[]> = {
+  serve: [
+    '--profile',
+    '--base-url',
+    '--client-id',
+    '--store',
+    '--timeout',
+    '--ca-file',
+    '--quiet',
+    '--no-color',
+  ],
+  completion: [
+    '--profile',
+    '--base-url',
+    '--client-id',
+    '--store',
+    '--timeout',
+    '--ca-file',
+    '--quiet',
+    '--no-color',
+  ],
+};
+
 export const helpConfiguration: HelpConfiguration = {
   // Each subcommand's help lists the global flags it honours too (gh's "INHERITED FLAGS").
   showGlobalOptions: true,
+  visibleGlobalOptions(cmd: Command): Option[] {
+    const ignored = IGNORED_GLOBALS[cmd.name()] ?? [];
+    return Help.prototype.visibleGlobalOptions
+      .call(this, cmd)
+      .filter((option) => option.long === undefined || !ignored.includes(option.long));
+  },
   optionDescription(option: Option): string {
     return `${option.description}${extras(option.argChoices, shownDefault(option))}`;
   },
