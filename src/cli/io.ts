@@ -87,11 +87,14 @@ export function processIO(): IO {
 
 /**
  * Colours only on a terminal, never with NO_COLOR (any non-empty value, per no-color.org) or
- * `--no-color` (SPEC.md §2.6).
+ * `--no-color` (SPEC.md §2.6). FORCE_COLOR turns them on off a terminal too (a CI log, a pager),
+ * as in chalk and node: `0` or `false` off, any other value (also empty) on; the two opt-outs win.
  */
 export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', noColorFlag: boolean): boolean {
   if (noColorFlag) return false;
   const noColor = io.env.NO_COLOR;
   if (noColor !== undefined && noColor !== '') return false;
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
   return stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
 }

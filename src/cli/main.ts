@@ -4,6 +4,7 @@
  */
 import { type Command, CommanderError } from 'commander';
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
+import { CommandExit } from './command-exit.js';
 import type { GlobalOptions } from './context.js';
 import { createDeps, type DepsOverrides } from './deps.js';
 import { type IO, processIO } from './io.js';
@@ -56,14 +57,15 @@ export async function main(
 }
 
 async function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSignal): Promise<number> {
+  if (error instanceof CommandExit) return error.exitCode;
   if (error instanceof CommanderError) {
-    // commander already printed its message; help and version are successes.
-    // `--help` and `--version` succeed; help shown because no command was given is a usage error.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
-    return ExitCode.usage;
+    // commander already printed its message. `--help`, `help [CMD]` and `--version` succeed
+    // (commander gives them exit code 0); help shown because no command was given is a usage error.
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
   if (signal.aborted && !(error instanceof TokencliError && error.exitCode !== ExitCode.interrupted)) {
-    io.stderr.write('error: interrupted\n');
+    // A terminal echoed "^C" where the cursor was (ECHOCTL): start the error on a line of its own.
+    io.stderr.write(`${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`);
     return ExitCode.interrupted;
   }
   // Loaded only on failure: the wording table is not on the path of a successful `token`.

@@ -6,6 +6,7 @@
 import { NotLoggedInError, UsageError } from '../errors.js';
 import { GrantType, type TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
+import { sanitizeText } from '../text/sanitize.js';
 import type { Deps, ServiceCoordinates } from './deps.js';
 import { findSecret, missingSecret } from './secrets.js';
 import { recordMatches, toRecord } from './token-record.js';
@@ -124,7 +125,11 @@ async function obtainUnlocked(deps: Deps, options: ObtainOptions): Promise<Obtai
   if (email === undefined) {
     throw new UsageError('a password was given but no email', 'pass --email or set TOKENCLI_EMAIL');
   }
-  const password = await findSecret(deps, passwordSource);
+  // The prompt names the account, as a person may hold several (the email is shown sanitized).
+  const password = await findSecret(deps, {
+    ...passwordSource,
+    prompt: `Password for ${sanitizeText(email)}: `,
+  });
   if (password === undefined) throw missingSecret(passwordSource);
   const tokens = await requestToken(
     client,

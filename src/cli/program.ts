@@ -2,17 +2,24 @@
  * Declares every command, its flags and its help examples. Command modules are imported only
  * when their command runs, so `tokencli token` does not pay for the server, SAML or the browser.
  */
-import { Command, Option } from 'commander';
+import { Argument, type Command, Option } from 'commander';
 import { VERSION } from '../version.js';
 // `token` runs before every API call in scripts, so its (light) module graph is loaded up front
 // and bundled into the entry chunk; every other command is imported only when it runs.
 import * as tokenCommand from './commands/token.js';
 import type { Deps } from './deps.js';
+import { helpConfiguration } from './help-format.js';
+import { TOKEN_FORMATS } from './token-formats.js';
+import { TokencliCommand } from './tokencli-command.js';
 
 /** Builds the dependencies object a command runs with (see deps.ts). */
 export type DepsFactory = (command: Command) => Deps;
 
 const examples = (lines: string[]): string => `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
+
+/** An option whose default shows as a value in help, `(default: 300)`, not a quoted string. */
+const withDefault = (flags: string, description: string, value: string): Option =>
+  new Option(flags, description).default(value, value);
 
 export interface ProgramOutput {
   writeOut(text: string): void;
@@ -21,13 +28,14 @@ export interface ProgramOutput {
 
 export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Command {
   // exitOverride and output must be set before subcommands are added: commander copies them then.
-  const program = new Command('tokencli')
+  const program = new TokencliCommand('tokencli')
     .exitOverride()
     .configureOutput(output)
+    .configureHelp(helpConfiguration)
     .description('Obtain and inspect OAuth 2.0 access tokens from the token service')
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'profile to use (env TOKENCLI_PROFILE, default "default")')
+    .option('--profile <name>', 'profile to use (env TOKENCLI_PROFILE; default: default)')
     .option('--base-url <url>', 'token service base URL (env TOKENCLI_BASE_URL)')
     .option('--client-id <id>', 'client id (env TOKENCLI_CLIENT_ID)')
     .addOption(
@@ -37,7 +45,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
         'none',
       ]),
     )
-    .option('--timeout <seconds>', 'HTTP timeout in seconds (env TOKENCLI_TIMEOUT, default 30)')
+    .option('--timeout <seconds>', 'HTTP timeout in seconds (env TOKENCLI_TIMEOUT; default: 30)')
     .option('--ca-file <file>', 'extra CA certificates (PEM) to trust besides the system ones')
     .option('--verbose', 'HTTP trace on stderr, secrets redacted; stack traces on errors', false)
     .option('--quiet', 'print only results and errors', false)
@@ -93,7 +101,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .option('--no-browser', 'print the URL instead of opening a browser')
     .option('--scope <scope>', 'scope to ask for')
     .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
-    .option('--timeout-login <seconds>', 'how long to wait for the browser', '300')
+    .addOption(withDefault('--timeout-login <seconds>', 'how long to wait for the browser', '300'))
     .option('--client-secret-stdin', 'read the client secret from stdin')
     .option('--json', 'print the stored record as JSON')
     .addHelpText(
@@ -102,26 +110,61 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     )
     .action(action(() => import('./commands/login.js')));
 
-  program
-    .command('token')
-    .description('print a valid access token (cache, then refresh, then client credentials)')
-    .option('--email <email>', 'user email for the client-credentials grant (env TOKENCLI_EMAIL)')
-    .option('--password-stdin', 'read the password from stdin (or env TOKENCLI_PASSWORD)')
-    .option('--client-secret-stdin', 'read the client secret from stdin')
-    .option('--force', 'ignore the cached token')
-    .option('--min-ttl <seconds>', 'minimum remaining lifetime of a cached token', '60')
-    .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
-    .option('--no-store', 'do not store the new token')
-    .option('--json', 'print the token and its details as JSON')
+  // `token` and `exec` obtain a token the same way (get-token.ts), so they take the same flags.
+  const withTokenFlags = (command: Command): Command =>
+    command
+      .option('--email <email>', 'user email for the client-credentials grant (env TOKENCLI_EMAIL)')
+      .option('--password-stdin', 'read the password from stdin (or env TOKENCLI_PASSWORD)')
+      .option('--client-secret-stdin', 'read the client secret from stdin')
+      .option('--force', 'ignore the cached token')
+      .addOption(withDefault('--min-ttl <seconds>', 'minimum remaining lifetime of a cached token', '60'))
+      .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
+      .option('--no-store', 'do not store the new token');
+
+  withTokenFlags(
+    program
+      .command('token')
+      .description('print a valid access token (cache, then refresh, then client credentials)'),
+  )
+    .addOption(
+      new Option('--format <format>', 'print the token, an Authorization header, JSON, or shell variables')
+        .choices(TOKEN_FORMATS)
+        // Shown in help only: with no value given, `--json` may still choose json.
+        .default(undefined, 'token'),
+    )
+    .option('--json', 'print the token and its details as JSON (same as --format json)')
     .addHelpText(
       'after',
       examples([
         'curl -H "Authorization: Bearer $(tokencli token)" https://api.example.com/v2/…',
+        'tokencli token --format header | curl -H @- https://api.example.com/v2/…',
+        'eval "$(tokencli token --format env)"',
         'TOKENCLI_PASSWORD=… tokencli token --email ci@example.com --store none',
         'tokencli token --json | jq -r .expires_at',
       ]),
     )
     .action(action(async () => tokenCommand));
+
+  withTokenFlags(
+    program
+      .command('exec')
+      .description('run a command with a valid access token in its environment (TOKENCLI_ACCESS_TOKEN)')
+      .argument('<command...>', 'the command and its arguments, after --'),
+  )
+    .addHelpText(
+      'after',
+      `
+The command runs without a shell, with TOKENCLI_ACCESS_TOKEN, TOKENCLI_TOKEN_EXPIRES_AT and
+TOKENCLI_BASE_URL in its environment; signals are passed on to it. tokencli exits with its exit
+status (128 + n when signal n ended it). tokencli's own failures print "error: …" on stderr and
+exit 2-6; a command that is not found exits 127, one that cannot be run 126.
+${examples([
+  'tokencli exec -- sh -c \'curl -fsS -H "Authorization: Bearer $TOKENCLI_ACCESS_TOKEN" "$TOKENCLI_BASE_URL/v2/oauth/tokeninfo"\'',
+  'tokencli exec --min-ttl 3600 -- ./long-job.sh',
+  'tokencli --profile work exec -- env',
+])}`,
+    )
+    .action(action(() => import('./commands/exec.js')));
 
   program
     .command('refresh')
@@ -188,8 +231,8 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
   program
     .command('serve')
     .description('run the local token service (authorize, token, tokeninfo)')
-    .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 = any free port)', '8080')
+    .addOption(withDefault('--host <host>', 'address to bind', '127.0.0.1'))
+    .addOption(withDefault('--port <port>', 'port to listen on (0 = any free port)', '8080'))
     .option('--config <file>', 'service configuration (JSON); without it an embedded demo configuration')
     .option('--allow-host <name...>', 'also accept requests with this Host header (repeatable)')
     .addHelpText(
@@ -204,7 +247,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
   program
     .command('completion')
     .description('print a shell completion script')
-    .argument('<shell>', 'bash, zsh or fish')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
     .addHelpText(
       'after',
       examples([

@@ -15,6 +15,8 @@ export interface SecretSource {
   envVar: string;
   /** Whether the stdin flag was given. */
   fromStdin: boolean;
+  /** The terminal prompt, when it should say more than the label ("Password for a@b.example: "). */
+  prompt?: string;
 }
 
 /** A command's context plus the prompt to ask on (the deps object of `deps.ts`). */
@@ -90,7 +92,9 @@ export async function findSecret(ctx: SecretContext, source: SecretSource): Prom
   const fromEnv = ctx.io.env[source.envVar];
   if (fromEnv) return fromEnv;
   if (ctx.io.stdinIsTTY) {
-    const typed = await ctx.promptHidden(`${source.label[0]?.toUpperCase()}${source.label.slice(1)}: `);
+    const typed = await ctx.promptHidden(
+      source.prompt ?? `${source.label[0]?.toUpperCase()}${source.label.slice(1)}: `,
+    );
     if (typed === '') throw new UsageError(`no ${source.label} entered`);
     return typed;
   }

@@ -127,7 +127,10 @@ export async function runLoginFlow<T>(
       }),
     ];
     if (deps.pasteInput) {
-      deps.info('If the browser is on another machine, paste the URL it ends up on (or the code) here:');
+      // The service's codes live 20 seconds (SPEC.md §1): a paste that takes longer fails at the exchange.
+      deps.info(
+        'If the browser is on another machine, paste the URL it ends up on (or the code) here at once; codes expire after 20 seconds:',
+      );
       waits.push(
         waitForPastedCode({
           input: deps.pasteInput,

@@ -176,6 +176,6 @@ describe('tokencli completion', () => {
   test('an unknown shell is a usage error', async () => {
     const r = await runCli(['completion', 'tcsh']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/bash, zsh or fish/);
+    expect(r.stderr).toMatch(/bash, zsh, fish/);
   });
 });

@@ -76,7 +76,9 @@ describe.skipIf(!hasScript)(
       const configDir = tempDir();
       const login = loginOnPty(loginEnv(configDir));
       const url = await login.authorizeUrl;
-      expect(login.output()).toContain('paste the URL it ends up on (or the code) here:');
+      expect(login.output()).toContain(
+        'paste the URL it ends up on (or the code) here at once; codes expire after 20 seconds:',
+      );
       login.child.stdin.write(`${await redirectLocation(url)}\r`);
       expect(await login.done).toBe(0);
       expect(login.output()).toContain('Logged in as demo@example.com (profile default).');
@@ -109,6 +111,9 @@ describe.skipIf(!hasScript)(
       await login.authorizeUrl;
       login.child.stdin.write('\u0003');
       expect(await login.done).toBe(130);
+      // The terminal echoed ^C; the error starts on a line of its own, not after it.
+      expect(login.output()).toMatch(/(^|\n)error: interrupted\r?\n/);
+      expect(login.output()).not.toMatch(/\^Cerror/);
       await expectNothingStored(loginEnv(configDir));
     });
   },

@@ -51,7 +51,7 @@ describe.skipIf(!hasScript)(
     test('token asks for the password without echo and uses it once', async () => {
       const configDir = tempDir();
       const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };
-      const r = await onTerminal(['token'], env, /Password: /, `${DEMO.password}\r`);
+      const r = await onTerminal(['token'], env, /Password for demo@example\.com: /, `${DEMO.password}\r`);
       expect(r.code).toBe(0);
       expect(r.output).not.toContain(DEMO.password);
       expect(r.output).toMatch(/\n\S{20,}\r?\n/);
@@ -63,7 +63,7 @@ describe.skipIf(!hasScript)(
       const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };
       const half = Math.floor(DEMO.password.length / 2);
       const typed = `${DEMO.password.slice(0, half)}\u001b[D\u001b[C\u001bOH\u001b[1;5A${DEMO.password.slice(half)}\u001b[F\r`;
-      const r = await onTerminal(['token'], env, /Password: /, typed);
+      const r = await onTerminal(['token'], env, /Password for demo@example\.com: /, typed);
       expect(r.code).toBe(0);
       expect(r.output).toMatch(/\n\S{20,}\r?\n/);
     });
@@ -71,7 +71,7 @@ describe.skipIf(!hasScript)(
     test('Ctrl-C at the prompt exits 130 and stores nothing', async () => {
       const configDir = tempDir();
       const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };
-      const r = await onTerminal(['token'], env, /Password: /, '\u0003');
+      const r = await onTerminal(['token'], env, /Password for demo@example\.com: /, '\u0003');
       expect(r.code).toBe(130);
       expect(existsSync(join(configDir, 'credentials.json'))).toBe(false);
     });

@@ -162,7 +162,7 @@ describe('runLoginFlow', () => {
     pasteInput.write(`${url.searchParams.get('redirect_uri')}?code=pasted&state=${state}\n`);
     expect(await flow).toBe('pasted');
     expect(h.info).toContain(
-      'If the browser is on another machine, paste the URL it ends up on (or the code) here:',
+      'If the browser is on another machine, paste the URL it ends up on (or the code) here at once; codes expire after 20 seconds:',
     );
     const port = Number(new URL(url.searchParams.get('redirect_uri') ?? '').port);
     expect(await rawGet(port, '/callback').catch((e: NodeJS.ErrnoException) => e.code)).toBe('ECONNREFUSED');

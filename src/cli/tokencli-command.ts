@@ -1,0 +1,57 @@
+/**
+ * commander's Command with tokencli's answer to unknown options (see unknown-option.ts). Every
+ * subcommand is created through `createCommand`, so the whole tree behaves alike.
+ */
+import { Command } from 'commander';
+import { sanitizeText } from '../text/sanitize.js';
+import { flagName, secretFlagMessage } from './unknown-option.js';
+
+// `unknownOption` is commander's (documented in its source, absent from its typings) hook for
+// the "unknown option" error; it is overridden here rather than patching commander.
+interface CommanderInternals {
+  unknownOption(flag: string): void;
+  unknownCommand(): void;
+  _dispatchHelpCommand(name?: string): unknown;
+}
+const commanderPrototype = Command.prototype as unknown as CommanderInternals;
+
+export class TokencliCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new TokencliCommand(name);
+  }
+
+  unknownOption(flag: string): void {
+    const secret = secretFlagMessage(flag);
+    if (secret) this.error(secret, { code: 'commander.unknownOption' });
+    if (this.name() === 'exec') {
+      // `tokencli exec curl -s …`: the command's own flags need `--` before the command.
+      this.error(
+        `error: unknown option '${sanitizeText(flagName(flag))}'\nhint: put -- before the command to run: tokencli exec [options] -- CMD [ARGS…]`,
+        { code: 'commander.unknownOption' },
+      );
+    }
+    // The name only: a value after `=` is never echoed, whatever it is.
+    commanderPrototype.unknownOption.call(this, sanitizeText(flagName(flag)));
+  }
+
+  /** commander echoes the unknown word; a hostile one (escape sequences) is shown sanitized. */
+  unknownCommand(): void {
+    const [word] = this.args;
+    if (word !== undefined) this.args[0] = sanitizeText(word);
+    commanderPrototype.unknownCommand.call(this);
+  }
+
+  /**
+   * `tokencli help nope` would print the whole help as an error without saying why; it is an
+   * unknown command like `tokencli nope` (with commander's "did you mean").
+   */
+  _dispatchHelpCommand(name?: string): unknown {
+    const known = (word: string) =>
+      word === 'help' || this.commands.some((c) => c.name() === word || c.aliases().includes(word));
+    if (name !== undefined && !known(name)) {
+      this.args = [name];
+      this.unknownCommand();
+    }
+    return commanderPrototype._dispatchHelpCommand.call(this, name);
+  }
+}

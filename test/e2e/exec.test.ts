@@ -1,0 +1,139 @@
+/**
+ * `tokencli exec -- CMD`: the token reaches CMD's environment, CMD's exit status becomes
+ * tokencli's, signals reach CMD, and tokencli's own failures stay distinguishable.
+ */
+import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { demoEnv, tokenRequests } from './env.js';
+
+let serve: ServeHandle;
+beforeAll(async () => {
+  serve = await startServe();
+});
+// Each test's own config directory, removed at the end.
+const configDirs: string[] = [];
+const freshEnv = () => {
+  const dir = tempDir();
+  configDirs.push(dir);
+  return demoEnv(serve.baseUrl, dir);
+};
+afterAll(async () => {
+  await serve?.stop();
+  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const printEnv =
+  'process.stdout.write(JSON.stringify([process.env.TOKENCLI_ACCESS_TOKEN, process.env.TOKENCLI_TOKEN_EXPIRES_AT, process.env.TOKENCLI_BASE_URL, process.argv.slice(1)]))';
+
+describe('tokencli exec', () => {
+  test('runs the command without a shell, with the token, its expiry and the base URL in its environment', async () => {
+    const env = freshEnv();
+    const token = (await runCli(['token'], { env })).stdout.trim();
+    const r = await runCli(['exec', '--', process.execPath, '-e', printEnv, '$HOME', '--profile', 'x'], {
+      env,
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const [accessToken, expiresAt, baseUrl, args] = JSON.parse(r.stdout);
+    expect(accessToken).toBe(token);
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
+    expect(baseUrl).toBe(serve.baseUrl);
+    // Arguments after -- are the command's own, untouched by tokencli or a shell.
+    expect(args).toEqual(['$HOME', '--profile', 'x']);
+  });
+
+  test('the command gets the token, not the password or client secret that obtained it', async () => {
+    const env = freshEnv();
+    const script =
+      'process.stdout.write(JSON.stringify([process.env.TOKENCLI_PASSWORD, process.env.TOKENCLI_CLIENT_SECRET, process.env.TOKENCLI_CLIENT_ID]))';
+    const r = await runCli(['exec', '--', process.execPath, '-e', script], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([null, null, env.TOKENCLI_CLIENT_ID]);
+  });
+
+  test('obtains the token exactly as token does: --min-ttl beyond the lifetime fetches a new one', async () => {
+    const env = freshEnv();
+    const cached = (await runCli(['token'], { env })).stdout.trim();
+    const before = tokenRequests(serve.logs());
+    const same = await runCli(['exec', '--', process.execPath, '-e', printEnv], { env });
+    expect(JSON.parse(same.stdout)[0]).toBe(cached);
+    expect(tokenRequests(serve.logs())).toBe(before);
+    const longer = await runCli(['exec', '--min-ttl', '7200', '--', process.execPath, '-e', printEnv], {
+      env,
+    });
+    expect(longer.code).toBe(0);
+    expect(JSON.parse(longer.stdout)[0]).not.toBe(cached);
+    expect(tokenRequests(serve.logs())).toBe(before + 1);
+  });
+
+  test("exits with the command's exit code", async () => {
+    const env = freshEnv();
+    const r = await runCli(['exec', '--', process.execPath, '-e', 'process.exit(7)'], { env });
+    expect(r).toMatchObject({ code: 7, stderr: '' });
+  });
+
+  test('a command killed by a signal gives 128 + the signal number', async () => {
+    const env = freshEnv();
+    const r = await runCli(['exec', '--', process.execPath, '-e', "process.kill(process.pid, 'SIGKILL')"], {
+      env,
+    });
+    expect(r.code).toBe(128 + 9);
+  });
+
+  test('SIGTERM sent to tokencli reaches the command, and its exit status comes back', async () => {
+    const env = cleanEnv(freshEnv());
+    await runCli(['token'], { env: demoEnv(serve.baseUrl, env.TOKENCLI_CONFIG_DIR) });
+    const script =
+      "process.on('SIGTERM', () => { process.stdout.write('got SIGTERM'); process.exit(42); }); process.stdout.write('ready'); setInterval(() => {}, 1000);";
+    const child = spawn(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', script], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (d.includes('ready')) child.kill('SIGTERM');
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stdout).toContain('got SIGTERM');
+    expect(code).toBe(42);
+  });
+
+  test('a command that is not found exits 127, one that is not executable 126, each with an error line', async () => {
+    const env = freshEnv();
+    const missing = await runCli(['exec', '--', 'tokencli-no-such-command'], { env });
+    expect(missing.code).toBe(127);
+    expect(missing.stderr).toMatch(/^error: command not found: tokencli-no-such-command$/m);
+    const dir = tempDir();
+    const file = join(dir, 'not-executable');
+    writeFileSync(file, 'echo hi\n', { mode: 0o644 });
+    try {
+      const notExecutable = await runCli(['exec', '--', file], { env });
+      expect(notExecutable.code).toBe(126);
+      expect(notExecutable.stderr).toMatch(/^error: cannot run .*not-executable: EACCES$/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("tokencli's own failures keep their codes and say error: (the command does not run)", async () => {
+    const env = { ...freshEnv(), TOKENCLI_EMAIL: undefined, TOKENCLI_PASSWORD: undefined };
+    const r = await runCli(['exec', '--', process.execPath, '-e', 'console.log("ran")'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: not logged in/m);
+  });
+
+  test("usage errors: no command; the command's flags without -- get a hint", async () => {
+    const env = freshEnv();
+    const none = await runCli(['exec'], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/^error: missing required argument 'command'/m);
+    const noDashes = await runCli(['exec', 'curl', '-s', 'https://example.invalid'], { env });
+    expect(noDashes.code).toBe(2);
+    expect(noDashes.stderr).toMatch(/^hint: put -- before the command/m);
+  });
+});
