@@ -16,10 +16,13 @@ const lazyChildProcess = fileURLToPath(new URL('./bundle-shims/lazy-child-proces
 const builtinsWithoutFacadePlugin = {
   name: 'builtins-without-esm-facade',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^node:(fs|os|path|module|events|process|url|readline)$/ }, (args) => ({
-      path: args.path,
-      namespace: 'builtin-cjs',
-    }));
+    pluginBuild.onResolve(
+      { filter: /^node:(fs|os|path|module|events|process|url|readline|net)$/ },
+      (args) => ({
+        path: args.path,
+        namespace: 'builtin-cjs',
+      }),
+    );
     pluginBuild.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) => ({
       contents: `module.exports = process.getBuiltinModule(${JSON.stringify(args.path)});`,
       loader: 'js',

@@ -5,7 +5,7 @@
  * uses: resolveSettings (the precedence rules), openStore (the store choice and its warnings),
  * the store's getTokens and freshRecord. Anything else — no settings, a bad setting, no fresh
  * token, a store that warns or fails — is handed to the full CLI, which decides and reports it as
- * it always does; the fast path prints nothing in those cases.
+ * it always does; the fast path prints nothing then, except what only it can still say (below).
  */
 
 import { loadCredentialsFile } from '../store/credentials-file.js';
@@ -35,16 +35,16 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
     if (!baseUrl || !clientId) return false;
 
     // Warnings while opening (the default store falling back to the file, SPEC.md §2.7) are the
-    // same lines the full CLI prints on this path; warnings while reading mean a damaged entry,
-    // which the full CLI reports on its own way to a new token.
+    // same lines the full CLI prints on this path: printed with the token, or left to the full CLI
+    // (which opens the store again) when handing over. Warnings while reading mean a damaged entry.
     const openWarnings: string[] = [];
-    let readWarned = false;
+    const readWarned: string[] = [];
     let reading = false;
     const store: CredentialStore = await openStore({
       kind: settings.storeKind,
       configDir: settings.configDir,
       warn: (line) => {
-        if (reading) readWarned = true;
+        if (reading) readWarned.push(line);
         else openWarnings.push(line);
       },
     });
@@ -53,7 +53,12 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
     reading = true;
     const stored = await store.getTokens(settings.profile);
     const record = freshRecord(stored, { baseUrl, clientId }, DEFAULT_MIN_TTL_SECONDS, new Date());
-    if (!record || readWarned) return false;
+    if (!record || readWarned.length > 0) {
+      // The keychain store sets a damaged record aside as it reads it, so the full CLI will not
+      // see it again: say it here. The file store changes nothing then, and the full CLI says it.
+      if (store.kind === 'keychain') for (const line of readWarned) ctx.io.stderr.write(`${line}\n`);
+      return false;
+    }
 
     for (const line of openWarnings) ctx.io.stderr.write(`${line}\n`);
     ctx.io.stdout.write(`${record.access_token}\n`);
