@@ -8,8 +8,8 @@
 //   `tokencli info --json` (local service) vs  a minimal node script doing that GET  goal <= 1.5
 // hyperfine runs all of one command's runs before the next's, so the comparison is made in ROUNDS
 // short hyperfine runs that alternate which side goes first: load from other processes on the
-// machine then falls on both sides alike. Reported: the medians over all runs, their ratio, and
-// the spread of the per-round ratios (min–max).
+// machine then falls on both sides alike. Reported: the medians over all runs, their ratio, the
+// spread of the per-round ratios (min–max), and the ratio of median CPU time (user + system).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,7 +78,8 @@ function hyperfine(commands) {
   if (result.status !== 0)
     throw new Error(`hyperfine failed (${result.status ?? result.signal}): ${result.stderr}`);
   const { results } = JSON.parse(readFileSync(out, 'utf8'));
-  return results.map((r) => r.times.map((s) => s * 1000));
+  // Wall times of every run, and the mean CPU time (user + system) of the round, in ms.
+  return results.map((r) => ({ wall: r.times.map((s) => s * 1000), cpu: (r.user + r.system) * 1000 }));
 }
 
 const median = (xs) => {
@@ -91,21 +92,27 @@ function compare(name, baselineArgs, subjectArgs, goal) {
   const base = [];
   const subject = [];
   const roundRatios = [];
+  const baseCpu = [];
+  const subjectCpu = [];
   for (let round = 0; round < ROUNDS; round++) {
     const pair = [command(baselineArgs), command(subjectArgs)];
     const subjectFirst = round % 2 === 1;
     const [first, second] = hyperfine(subjectFirst ? pair.reverse() : pair);
     const [b, s] = subjectFirst ? [second, first] : [first, second];
-    base.push(...b);
-    subject.push(...s);
-    roundRatios.push(median(s) / median(b));
+    base.push(...b.wall);
+    subject.push(...s.wall);
+    baseCpu.push(b.cpu);
+    subjectCpu.push(s.cpu);
+    roundRatios.push(median(s.wall) / median(b.wall));
   }
   const ratio = median(subject) / median(base);
   const verdict = ratio <= goal ? 'ok' : 'ABOVE GOAL';
   const spread = `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
+  // CPU time is less disturbed by other processes than wall time: shown as a cross-check.
+  const cpuRatio = median(subjectCpu) / median(baseCpu);
   console.log(
     `${name.padEnd(30)} ${median(subject).toFixed(1).padStart(6)} ms vs ${median(base).toFixed(1).padStart(6)} ms` +
-      `  ratio ${ratio.toFixed(2)} (rounds ${spread}; goal <= ${goal}) ${verdict}`,
+      `  ratio ${ratio.toFixed(2)} (rounds ${spread}; cpu ${cpuRatio.toFixed(2)}; goal <= ${goal}) ${verdict}`,
   );
 }
 
