@@ -1,4 +1,4 @@
-/** Temporary directories for one test file, removed afterwards with removeTempDirs (in afterAll). */
+/** Temporary directories for one test file, removed after it by test/setup/remove-temp-dirs.ts. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

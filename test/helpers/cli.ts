@@ -4,10 +4,9 @@
  * of the developer's TOKENCLI_* variables and proxies.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { tempDir as registeredTempDir } from '../fs/temp-dirs.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/tokencli.js');
 
@@ -28,8 +27,9 @@ export interface RunOptions {
   umask?: string;
 }
 
+/** A temporary directory, removed after the test file (test/setup/remove-temp-dirs.ts). */
 export function tempDir(prefix = 'tokencli-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return registeredTempDir(prefix);
 }
 
 /** The environment a test CLI runs with: no inherited TOKENCLI_*, proxies, or colours. */

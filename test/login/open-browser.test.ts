@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { isSafeToOpen, openBrowser } from '../../src/login/open-browser.js';
+import { tempDir } from '../fs/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tokencli-browser-'));
+const dir = tempDir('tokencli-browser-');
 
 /** A BROWSER program that records its arguments as JSON, then exits with `status`. */
 function fakeBrowser(name: string, status = 0): { program: string; record: string } {

@@ -1,10 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ServiceConfigError } from '../../src/server/config-error.js';
 import { demoServiceConfig, loadServiceConfig, validateServiceConfig } from '../../src/server/index.js';
+import { tempDir } from '../fs/temp-dirs.js';
 
 const CERTIFICATE = readFileSync(new URL('./fixtures/idp-certificate.pem', import.meta.url), 'utf8');
 const RSA = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -278,7 +278,7 @@ describe('validateServiceConfig', () => {
 });
 
 describe('loadServiceConfig', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tokencli-config-'));
+  const dir = tempDir('tokencli-config-');
 
   test('reads and validates a file', async () => {
     const path = join(dir, 'ok.json');

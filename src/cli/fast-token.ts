@@ -1,0 +1,73 @@
+/**
+ * The launcher's fast path for a bare `tokencli token` whose token is cached and fresh (SPEC.md
+ * §2.3 step 1, §4 "Speed"): the command scripts run before every API call. It answers without
+ * loading commander or the command table, through the same functions the full `token` command
+ * uses: resolveSettings (the precedence rules), openStore (the store choice and its warnings),
+ * the store's getTokens and freshRecord. Anything else — no settings, a bad setting, no fresh
+ * token, a store that warns or fails — is handed to the full CLI, which decides and reports it as
+ * it always does; the fast path prints nothing then, except what only it can still say (below).
+ */
+
+import { loadCredentialsFile } from '../store/credentials-file.js';
+import { openStore } from '../store/open-store.js';
+import type { CredentialStore } from '../store/types.js';
+import type { CommandContext } from './context.js';
+import { processIO } from './io.js';
+import { freshRecord } from './obtain-token.js';
+import { resolveSettings } from './settings.js';
+
+/**
+ * `token`'s `--min-ttl` default (program.ts); test/cli/fast-token.test.ts checks the two agree.
+ */
+export const DEFAULT_MIN_TTL_SECONDS = 60;
+
+/** The global options as commander reports them when none is given. */
+const NO_GLOBAL_FLAGS = { verbose: false, quiet: false, color: true } as const;
+
+/**
+ * Prints the cached token and returns true, or returns false (having printed nothing) for the full
+ * CLI to take over. Never throws.
+ */
+export async function printCachedToken(ctx: CommandContext = defaultContext()): Promise<boolean> {
+  try {
+    const settings = await resolveSettings(ctx);
+    const { baseUrl, clientId } = settings;
+    if (!baseUrl || !clientId) return false;
+
+    // Warnings while opening (the default store falling back to the file, SPEC.md §2.7) are the
+    // same lines the full CLI prints on this path: printed with the token, or left to the full CLI
+    // (which opens the store again) when handing over. Warnings while reading mean a damaged entry.
+    const openWarnings: string[] = [];
+    const readWarned: string[] = [];
+    let reading = false;
+    const store: CredentialStore = await openStore({
+      kind: settings.storeKind,
+      configDir: settings.configDir,
+      warn: (line) => {
+        if (reading) readWarned.push(line);
+        else openWarnings.push(line);
+      },
+    });
+    // Reading a damaged credentials file moves it aside: leave that, and its warning, to the full CLI.
+    if (store.kind === 'file' && !(await loadCredentialsFile(store.location)).ok) return false;
+    reading = true;
+    const stored = await store.getTokens(settings.profile);
+    const record = freshRecord(stored, { baseUrl, clientId }, DEFAULT_MIN_TTL_SECONDS, new Date());
+    if (!record || readWarned.length > 0) {
+      // The keychain store sets a damaged record aside as it reads it, so the full CLI will not
+      // see it again: say it here. The file store changes nothing then, and the full CLI says it.
+      if (store.kind === 'keychain') for (const line of readWarned) ctx.io.stderr.write(`${line}\n`);
+      return false;
+    }
+
+    for (const line of openWarnings) ctx.io.stderr.write(`${line}\n`);
+    ctx.io.stdout.write(`${record.access_token}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function defaultContext(): CommandContext {
+  return { io: processIO(), globals: { ...NO_GLOBAL_FLAGS }, signal: new AbortController().signal };
+}

@@ -1,0 +1,78 @@
+/**
+ * `tokencli token` through the launcher with the keychain store, in a private D-Bus session with
+ * gnome-keyring: the first run obtains a token (full CLI), the second answers from the keychain
+ * (the cached-token fast path, src/cli/fast-token.ts), with the same output and warnings the full
+ * CLI gives.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BIN, type ServeHandle, startServe } from '../helpers/cli.js';
+import { fallbackWarning, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
+import { DEMO, tokenRequests } from './env.js';
+
+const missing = missingSecretServiceTools();
+const skip = missing !== undefined && !process.env.CI;
+const title = `tokencli token with the OS keychain${skip ? ` (skipped: ${missing})` : ''}`;
+
+let serve: ServeHandle;
+beforeAll(async () => {
+  if (!skip) serve = await startServe();
+});
+afterAll(async () => {
+  await serve?.stop();
+});
+
+/** Runs `tokencli token` twice in one session, each run's stdout, stderr and exit code marked. */
+async function twice(keyring: 'unlocked' | 'locked', store?: string) {
+  const { env, configDir } = sandbox();
+  const run = (n: number) =>
+    `"$NODE" "$BIN" token >"$HOME/out${n}" 2>"$HOME/err${n}"; echo "{\\"run\\":${n},\\"code\\":$?}"; ` +
+    `echo "== out${n}"; cat "$HOME/out${n}"; echo "== err${n}"; cat "$HOME/err${n}"; echo "== end${n}"`;
+  const result = await runSession(
+    { keyring, body: `${run(1)}; ${run(2)}` },
+    {
+      ...env,
+      BIN,
+      TOKENCLI_BASE_URL: serve.baseUrl,
+      TOKENCLI_CLIENT_ID: DEMO.clientId,
+      TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
+      TOKENCLI_EMAIL: DEMO.email,
+      TOKENCLI_PASSWORD: DEMO.password,
+      TOKENCLI_CONFIG_DIR: configDir,
+      ...(store ? { TOKENCLI_STORE: store } : {}),
+    },
+    configDir,
+  );
+  const section = (name: string, n: number) =>
+    result.stdout.split(`== ${name}${n}\n`)[1]?.split(name === 'out' ? `== err${n}\n` : `== end${n}\n`)[0];
+  const runs = [1, 2].map((n) => ({
+    code: (result.reports.find((r) => r.run === n) as { code?: number } | undefined)?.code,
+    stdout: section('out', n),
+    stderr: section('err', n),
+  }));
+  return { runs, configDir, sessionStderr: result.stderr };
+}
+
+describe.skipIf(skip)(title, () => {
+  beforeAll(() => {
+    if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
+  });
+
+  test('the second run answers from the keychain with the same token and no request', async () => {
+    const before = tokenRequests(serve.logs());
+    const { runs, sessionStderr } = await twice('unlocked', 'keychain');
+    const [first, second] = runs;
+    expect(first, sessionStderr).toMatchObject({ code: 0, stderr: '' });
+    expect(first?.stdout).toMatch(/^\S{20,}\n$/);
+    expect(second).toEqual({ code: 0, stdout: first?.stdout, stderr: '' });
+    expect(tokenRequests(serve.logs()) - before).toBe(1);
+  });
+
+  test('the default store falling back to the file warns once per run, cached or not', async () => {
+    // A session without a default keyring: the default store keeps credentials in the file.
+    const { runs, configDir, sessionStderr } = await twice('locked');
+    const warning = `${fallbackWarning('the Secret Service has no default keyring', configDir)}\n`;
+    const [first, second] = runs;
+    expect(first, sessionStderr).toMatchObject({ code: 0, stderr: warning });
+    expect(second).toEqual({ code: 0, stdout: first?.stdout, stderr: warning });
+  });
+});
