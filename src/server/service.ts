@@ -4,7 +4,6 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isIP } from 'node:net';
 import { UsageError } from '../errors.js';
 import { ReplayCache } from '../saml/replay-cache.js';
 import type { ServiceConfig } from './config.js';
@@ -29,6 +28,7 @@ import { createHostCheck, isLoopbackAddress } from './http/host-check.js';
 import { splitTarget } from './http/params.js';
 import { type JsonReply, sendJson } from './http/reply.js';
 import { loggedPath, logRequest } from './http/request-log.js';
+import { urlHostFor } from './http/wildcard.js';
 import { Registry } from './registry.js';
 import { TokenStore } from './token-store.js';
 
@@ -61,7 +61,10 @@ export interface TokenServiceOptions {
 }
 
 export interface TokenServiceHandle {
-  /** `http://HOST:PORT`, the IPv6 host in brackets. */
+  /**
+   * `http://HOST:PORT`, the IPv6 host in brackets; for a wildcard bind (`0.0.0.0`, `::`) the
+   * loopback address of that family, which a client on this machine can use.
+   */
   baseUrl: string;
   /** The configuration in use, defaults filled in. */
   config: ServiceConfig;
@@ -267,8 +270,8 @@ export async function startTokenService(
   }
   // Only while bound to loopback: a service on 0.0.0.0 is reached by other names on purpose.
   if (loopback) hostCheck = createHostCheck(options.allowHosts ?? []);
-  const urlHost = isIP(host) === 6 ? `[${host}]` : host;
-  context.baseUrl = `http://${urlHost}:${address.port}`;
+  // A wildcard bind gets a base URL a client can use: the loopback address (http/wildcard.ts).
+  context.baseUrl = `http://${urlHostFor(host)}:${address.port}`;
   const timer = setInterval(() => {
     store.purgeExpired();
     context.samlReplay.purge();

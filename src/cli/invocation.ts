@@ -1,0 +1,50 @@
+/**
+ * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
+ * same command: `npx tokencli`, `node bin/tokencli.js`, or `tokencli` when that is what is on PATH.
+ */
+import { realpathSync } from 'node:fs';
+import { basename, delimiter, isAbsolute, join, relative, sep } from 'node:path';
+
+export interface InvocationSource {
+  /** process.argv */
+  argv: readonly string[];
+  /** process.env */
+  env: Readonly<Record<string, string | undefined>>;
+  /** process.cwd() */
+  cwd: string;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** A word for a POSIX shell: as it is when plain, else single-quoted. */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** The command that runs this same tokencli again, as a shell would take it. */
+export function invocation({ argv, env, cwd }: InvocationSource): string {
+  // npx (npm exec) and npm scripts: `npx tokencli` finds the same package from here.
+  if (env.npm_command === 'exec' || env.npm_command === 'run-script' || env.npm_lifecycle_event) {
+    return 'npx tokencli';
+  }
+  const script = argv[1];
+  if (script === undefined) return 'tokencli';
+  // Run through a bin link on PATH (a global install): the bare name works.
+  const name = basename(script);
+  if (name === 'tokencli') {
+    for (const dir of (env.PATH ?? '').split(delimiter)) {
+      if (dir !== '' && isAbsolute(dir) && sameFile(join(dir, name), script)) return 'tokencli';
+    }
+  }
+  // `node path/to/tokencli.js`: relative to here when inside it, as the user probably typed it.
+  const fromHere = relative(cwd, script);
+  const path =
+    fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere) ? fromHere : script;
+  return `node ${shellWord(path)}`;
+}
