@@ -1,9 +1,10 @@
 /**
  * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
  * same command: `npx tokencli`, `node bin/tokencli.js`, or `tokencli` when that is what is on PATH.
+ * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached.
  */
 import { realpathSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
 
 export interface InvocationSource {
   /** process.argv */
@@ -29,14 +30,19 @@ export function shellWord(value: string): string {
 
 /** The command that runs this same tokencli again, as a shell would take it. */
 export function invocation({ argv, env, cwd }: InvocationSource): string {
-  // npx (npm exec) and npm scripts: `npx tokencli` finds the same package from here.
-  if (env.npm_command === 'exec' || env.npm_command === 'run-script' || env.npm_lifecycle_event) {
-    return 'npx tokencli';
-  }
   const script = argv[1];
   if (script === undefined) return 'tokencli';
-  // Run through a bin link on PATH (a global install): the bare name works.
   const name = basename(script);
+  // A bin link in node_modules/.bin: npx, or an npm script of a project that depends on tokencli.
+  // (Not judged from npm_command, which a test runner started with npx passes on to everything.)
+  if (
+    name === 'tokencli' &&
+    basename(dirname(script)) === '.bin' &&
+    basename(dirname(dirname(script))) === 'node_modules'
+  ) {
+    return 'npx tokencli';
+  }
+  // Run through a bin link on PATH (a global install): the bare name works.
   if (name === 'tokencli') {
     for (const dir of (env.PATH ?? '').split(delimiter)) {
       if (dir !== '' && isAbsolute(dir) && sameFile(join(dir, name), script)) return 'tokencli';
@@ -44,7 +50,6 @@ export function invocation({ argv, env, cwd }: InvocationSource): string {
   }
   // `node path/to/tokencli.js`: relative to here when inside it, as the user probably typed it.
   const fromHere = relative(cwd, script);
-  const path =
-    fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere) ? fromHere : script;
-  return `node ${shellWord(path)}`;
+  const inside = fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere);
+  return `node ${shellWord(inside ? fromHere : script)}`;
 }
