@@ -21,11 +21,14 @@ h1{font-size:1.35rem;margin:0 0 .25rem}
 p.lead{margin:0 0 1.5rem;color:var(--muted)}
 p.lead strong{color:var(--text)}
 label{display:block;font-weight:600;margin:1rem 0 .35rem}
-input[type=email],input[type=password]{width:100%;padding:.65rem .75rem;font:inherit;color:inherit;
+input[type=text],input[type=password]{width:100%;padding:.65rem .75rem;font:inherit;color:inherit;
 background:transparent;border:1px solid var(--line);border-radius:8px}
 input:focus{outline:2px solid var(--accent);outline-offset:1px;border-color:var(--accent)}
-button{margin-top:1.5rem;width:100%;padding:.7rem;font:inherit;font-weight:600;border:0;border-radius:8px;
+.actions{display:flex;gap:.75rem;margin-top:1.5rem}
+button{flex:1;padding:.7rem;font:inherit;font-weight:600;border:1px solid var(--accent);border-radius:8px;
 background:var(--accent);color:var(--accent-text);cursor:pointer}
+button.secondary{background:transparent;color:var(--text);border-color:var(--line)}
+p.scope{margin:1rem 0 0;font-size:.9rem;color:var(--muted)}
 button:focus-visible{outline:2px solid var(--text);outline-offset:2px}
 .error{background:var(--error-bg);color:var(--error);border-radius:8px;padding:.65rem .75rem;margin:0 0 .5rem}
 footer{margin-top:1.5rem;font-size:.8rem;color:var(--muted);text-align:center}
@@ -82,7 +85,12 @@ export interface LoginPage {
   error?: string;
 }
 
-/** The login form; it posts to the authorize endpoint itself (relative, so a path prefix works). */
+/**
+ * The login form; it posts to the authorize endpoint itself (relative, so a path prefix works).
+ * The email field is plain text with an email keyboard, not `type="email"`: browsers refuse
+ * internationalised addresses (`jörg@example.com`) there, and the service accepts any address its
+ * configuration lists. "Deny" skips validation and sends the browser back with access_denied.
+ */
 export function sendLoginPage(res: ServerResponse, view: LoginPage): void {
   const app = escapeHtml(view.appName);
   const hidden = view.hidden
@@ -98,14 +106,18 @@ export function sendLoginPage(res: ServerResponse, view: LoginPage): void {
   const html = page(
     `Sign in · ${view.appName}`,
     `<h1>Sign in</h1>
-<p class="lead">to continue to <strong>${app}</strong></p>
+<p class="lead"><strong>${app}</strong> asks to use your account</p>
 ${error}<form method="post" action="authorize">
 ${hidden}
 <label for="email">Email</label>
-<input type="email" id="email" name="email" autocomplete="username" required${emailFocus}${describedBy} value="${escapeHtml(view.email ?? '')}">
+<input type="text" inputmode="email" id="email" name="email" autocomplete="username" autocapitalize="none" spellcheck="false" required${emailFocus}${describedBy} value="${escapeHtml(view.email ?? '')}">
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required${passwordFocus}${describedBy}>
-<button type="submit">Sign in</button>
+<p class="scope">Signing in lets ${app} obtain tokens for your account from this service.</p>
+<div class="actions">
+<button type="submit" name="decision" value="allow">Sign in</button>
+<button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
+</div>
 </form>`,
   );
   send(res, 200, html);

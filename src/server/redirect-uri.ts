@@ -59,3 +59,20 @@ export function redirectWithCode(redirectUri: string, code: string, state: strin
   if (q === -1) return `${redirectUri}?${query}`;
   return redirectUri.length === q + 1 ? `${redirectUri}${query}` : `${redirectUri}&${query}`;
 }
+
+/**
+ * The redirect URI with an error (RFC 6749 §4.1.2.1), e.g. `access_denied` when the user clicks
+ * "Deny", and the request's `state`, keeping the URI's own query.
+ */
+export function redirectWithError(
+  redirectUri: string,
+  error: string,
+  description: string,
+  state: string | undefined,
+): string {
+  let query = `error=${encodeURIComponent(error)}&error_description=${encodeURIComponent(description)}`;
+  if (state !== undefined) query += `&state=${encodeURIComponent(state)}`;
+  const q = redirectUri.indexOf('?');
+  if (q === -1) return `${redirectUri}?${query}`;
+  return redirectUri.length === q + 1 ? `${redirectUri}${query}` : `${redirectUri}&${query}`;
+}

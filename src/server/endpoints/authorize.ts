@@ -8,7 +8,7 @@ import { readFormBody } from '../http/form-body.js';
 import { parseParams } from '../http/params.js';
 import { sanitizeEcho, sendJson } from '../http/reply.js';
 import { sendErrorPage, sendLoginPage } from '../login-page.js';
-import { redirectWithCode } from '../redirect-uri.js';
+import { redirectWithCode, redirectWithError } from '../redirect-uri.js';
 import type { ServiceContext } from './context.js';
 
 export async function handleAuthorize(
@@ -37,6 +37,11 @@ export async function handleAuthorize(
   if (!check.ok) return sendErrorPage(res, 400, check.message);
   const request = check.request;
   if (!isPost) return sendLoginPage(res, { appName: request.app.name, hidden: request.hidden });
+  // "Deny" on the login page: back to the application with access_denied (RFC 6749 §4.1.2.1).
+  if (params.get('decision') === 'deny') {
+    const denied = 'the user denied the application access';
+    return sendRedirect(res, redirectWithError(request.redirectUri, 'access_denied', denied, request.state));
+  }
 
   const email = params.get('email');
   const password = params.get('password');
@@ -63,8 +68,12 @@ export async function handleAuthorize(
     request.codeChallenge,
     request.endOtherSessions,
   );
+  sendRedirect(res, redirectWithCode(request.redirectUri, code, request.state));
+}
+
+function sendRedirect(res: ServerResponse, location: string): void {
   res.writeHead(302, {
-    location: redirectWithCode(request.redirectUri, code, request.state),
+    location,
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
     'content-length': 0,
