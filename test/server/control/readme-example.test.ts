@@ -13,6 +13,7 @@ afterEach(() => service.reset());
 afterAll(() => service.close());
 
 const demo = { client_id: 'demo-client', client_secret: 'demo-secret' };
+type TokenBody = { access_token: string; error?: { subcode?: string } };
 
 async function clientCredentials() {
   const response = await fetch(`${service.baseUrl}/v2/oauth/token`, {
@@ -25,7 +26,7 @@ async function clientCredentials() {
       password: 'demo-password',
     }),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as TokenBody };
 }
 
 async function tokenInfo(token: string) {
@@ -51,7 +52,7 @@ test('break: a 503 with Retry-After, then the 018 answer', async () => {
   service.fault({ endpoint: 'token', status: 503, retry_after: 2 });
   service.fault({ endpoint: 'token', subcode: '018' });
   expect((await clientCredentials()).status).toBe(503);
-  expect((await clientCredentials()).body.error.subcode).toBe('018');
+  expect((await clientCredentials()).body.error?.subcode).toBe('018');
   expect((await clientCredentials()).status).toBe(200);
 });
 
