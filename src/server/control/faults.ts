@@ -110,6 +110,12 @@ export interface PendingFault {
 /** The faults waiting for requests, in the order they were added; the first match wins. */
 export class FaultQueue {
   readonly #pending: PendingFault[] = [];
+  readonly #changed: () => void;
+
+  /** @param changed called after every change, so the router's fast-path flag follows. */
+  constructor(changed: () => void = () => {}) {
+    this.#changed = changed;
+  }
 
   get size(): number {
     return this.#pending.length;
@@ -117,6 +123,7 @@ export class FaultQueue {
 
   add(spec: FaultSpec): void {
     this.#pending.push({ spec, remaining: spec.count ?? 1 });
+    this.#changed();
   }
 
   /** Takes one use of the first fault matching the request, if any. */
@@ -128,12 +135,16 @@ export class FaultQueue {
     const fault = this.#pending[index];
     if (fault === undefined) return undefined;
     fault.remaining -= 1;
-    if (fault.remaining === 0) this.#pending.splice(index, 1);
+    if (fault.remaining === 0) {
+      this.#pending.splice(index, 1);
+      this.#changed();
+    }
     return fault.spec;
   }
 
   clear(): void {
     this.#pending.length = 0;
+    this.#changed();
   }
 
   /** What is pending, for the control API's state. */

@@ -46,18 +46,23 @@ const ENDPOINTS: Record<string, FaultEndpoint> = {
 };
 
 export class Interceptor {
-  readonly faults = new FaultQueue();
-  hook: TokenRequestHook | undefined;
+  readonly faults = new FaultQueue(() => this.#update());
+  readonly #hook: TokenRequestHook | undefined;
+  /**
+   * Whether requests must pass through `handle`: a plain field the router reads per request, kept
+   * up to date as faults come and go, so a service without faults or hook pays one property read.
+   */
+  active: boolean;
   /** Delayed answers not yet sent, with what ends their wait early (a close or a reset). */
   readonly #timers = new Map<NodeJS.Timeout, () => void>();
 
   constructor(hook?: TokenRequestHook) {
-    this.hook = hook;
+    this.#hook = hook;
+    this.active = hook !== undefined;
   }
 
-  /** Whether requests must pass through `handle`; false costs the router one property read. */
-  get active(): boolean {
-    return this.faults.size > 0 || this.hook !== undefined;
+  #update(): void {
+    this.active = this.faults.size > 0 || this.#hook !== undefined;
   }
 
   async handle(
@@ -86,8 +91,8 @@ export class Interceptor {
     };
     const fault = this.faults.take('token', grantType);
     if (fault) return this.#answerFault(res, fault, answerNormally);
-    if (this.hook && parsed.ok) {
-      const answer = await this.hook({
+    if (this.#hook && parsed.ok) {
+      const answer = await this.#hook({
         grantType,
         params: Object.fromEntries(parsed.params),
         headers: req.headers,
