@@ -50,7 +50,7 @@ export interface ServiceState {
     single_session: boolean;
     /** Holds an unexpired, unrevoked token (what the concurrent-session rule looks at). */
     live_session: boolean;
-    /** Its live codes and tokens, masked, newest last; at most 20. */
+    /** Its live codes and tokens, masked (at most 20 listed). */
     tokens: MaskedToken[];
   }>;
   /** Live (unexpired, unrevoked, unused) codes and tokens. */
