@@ -192,6 +192,8 @@ export function buildProgram(makeContext: ContextFactory, output: ProgramOutput)
     .option('--config <file>', 'service configuration (JSON); without it an embedded demo configuration')
     .option('--allow-host <name...>', 'also accept requests with this Host header (repeatable)')
     .option('--control', 'serve the control API under /_control/ (time travel, revocation, faults)')
+    // Named in the issue, refused with the way to do it: a secret as a flag value shows in `ps`.
+    .addOption(new Option('--control-token <token>').hideHelp())
     .option(
       '--control-token-stdin',
       'read the control API token from stdin (or env TOKENCLI_CONTROL_TOKEN); required off loopback',

@@ -137,6 +137,14 @@ describe('start-up guards', () => {
     expect(r.stderr).toMatch(/^hint: .*--control-token-stdin or TOKENCLI_CONTROL_TOKEN/m);
   });
 
+  test('--control-token VALUE is refused, naming the ways that keep it out of ps', async () => {
+    const r = await runCli(['serve', '--port', '0', '--control', '--control-token', 'x'.repeat(20)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --control-token takes no value on the command line/m);
+    expect(r.stderr).toMatch(/^hint: .*--control-token-stdin.*TOKENCLI_CONTROL_TOKEN/m);
+    expect(r.stderr).not.toContain('x'.repeat(20));
+  });
+
   test('a short control token and --control-token-stdin without --control: exit 2', async () => {
     const short = await runCli(['serve', '--port', '0', '--control', '--control-token-stdin'], {
       input: 'abc\n',

@@ -16,6 +16,8 @@ export interface ServeOptions {
   allowHost?: string[];
   control?: boolean;
   controlTokenStdin?: boolean;
+  /** Accepted by the parser only to be refused with the right way (SPEC.md §2.1). */
+  controlToken?: string;
 }
 
 /** A control token anyone could guess would make a network-wide control API an open door. */
@@ -37,6 +39,12 @@ function parsePort(value: string): number {
  * would show in `ps` and the shell history).
  */
 async function controlToken(options: ServeOptions, ctx: CommandContext): Promise<string | undefined> {
+  if (options.controlToken !== undefined) {
+    throw new UsageError(
+      '--control-token takes no value on the command line: it would show in ps and the shell history',
+      'pipe it in with --control-token-stdin, or set TOKENCLI_CONTROL_TOKEN',
+    );
+  }
   if (options.controlTokenStdin && !options.control) {
     throw new UsageError('--control-token-stdin needs --control', 'add --control to serve the control API');
   }
