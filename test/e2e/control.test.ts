@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
 
 let serve: ServeHandle;
@@ -65,6 +66,40 @@ describe('time travel', () => {
     expect(renewed.code).toBe(0);
     expect(renewed.stdout).not.toBe(first.stdout);
     expect((await runCli(['info'], { env })).code).toBe(0);
+  });
+});
+
+describe('refresh', () => {
+  /** `tokencli login` played without a browser: a stored access and refresh token. */
+  async function loggedIn(): Promise<Record<string, string>> {
+    const env = demoLoginEnv(serve.baseUrl, scratch());
+    const login = startLogin(['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'], env);
+    await loginWithoutBrowser(await login.authorizeUrl, DEMO.email, DEMO.password);
+    expect((await login.done).code).toBe(0);
+    return env;
+  }
+
+  test('an hour later refresh gets a working token; 30 days later the service refuses it', async () => {
+    const env = await loggedIn();
+    await control('POST', 'clock', { advance_seconds: 3600 });
+    expect((await runCli(['info'], { env })).code).toBe(3);
+    const refreshed = await runCli(['refresh'], { env });
+    expect(refreshed.code).toBe(0);
+    expect((await runCli(['info'], { env })).code).toBe(0);
+
+    await control('POST', 'clock', { advance_seconds: 2_592_000 });
+    const stale = await runCli(['refresh'], { env });
+    expect(stale.code).toBe(3);
+    expect(stale.stderr).toMatch(/^error: .*invalid_grant/m);
+  });
+
+  test('a 018 fault on the refresh grant only: refresh exits 3 with the hint, token from the cache still works', async () => {
+    const env = await loggedIn();
+    await control('POST', 'faults', { endpoint: 'token', grant_type: 'refresh_token', subcode: '018' });
+    const r = await runCli(['refresh'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^hint: .*--end-other-sessions/m);
+    expect((await runCli(['token'], { env })).code).toBe(0);
   });
 });
 
