@@ -218,6 +218,10 @@ export async function startTokenService(
   const interceptor = new Interceptor(options.onTokenRequest);
   const control = new ServiceControl(adjustable, interceptor, context, checked);
   const controlOn = options.control === true;
+  if (options.controlToken !== undefined && !/^[\x21-\x7e]+$/.test(options.controlToken)) {
+    // It travels in an Authorization header; '' would also leave a non-loopback bind open.
+    throw new TypeError('startTokenService: controlToken must be non-empty printable ASCII without spaces');
+  }
   const controlDigest =
     options.controlToken === undefined ? undefined : controlTokenDigest(options.controlToken);
 

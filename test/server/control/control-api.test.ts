@@ -55,6 +55,14 @@ describe('off by default', () => {
     expect(r.body.error).toBe('not_found');
   });
 
+  test('an empty or unprintable control token is a TypeError', async () => {
+    for (const controlToken of ['', 'with space', 'tab\there']) {
+      await expect(
+        startTokenService(demoServiceConfig(), { control: true, host: '0.0.0.0', controlToken }),
+      ).rejects.toThrow(TypeError);
+    }
+  });
+
   test('refused at start on a non-loopback bind without a control token', async () => {
     await expect(startTokenService(demoServiceConfig(), { control: true, host: '0.0.0.0' })).rejects.toThrow(
       /control API is refused on 0\.0\.0\.0/,
