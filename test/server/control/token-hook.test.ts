@@ -67,3 +67,15 @@ test('a hook that throws: 500 without details, and the service keeps serving', a
   expect((await clientCredentials(service.baseUrl)).status).toBe(200);
   expect(lines.some((l) => l.includes('internal error: boom'))).toBe(true);
 });
+
+test('close() does not wait for a delayed answer', async () => {
+  service = await startTokenService(demoServiceConfig());
+  service.fault({ endpoint: 'tokeninfo', delay_ms: 60_000 });
+  const pending = fetch(`${service.baseUrl}/v2/oauth/tokeninfo`).catch((error: unknown) => error);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const started = Date.now();
+  await service.close();
+  expect(Date.now() - started).toBeLessThan(1000);
+  expect(await pending).toBeInstanceOf(Error);
+  service = undefined;
+});
