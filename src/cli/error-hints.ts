@@ -196,6 +196,8 @@ const HINTS: Record<string, (details: Details) => string> = {
   listen_denied: () => 'use a port above 1023, or --port 0',
   listen_not_local: () => 'pass a local address to --host, such as 127.0.0.1',
   config_unreadable: () => 'pass an existing JSON file to --config',
+  control_not_loopback: () =>
+    'anyone who can reach it could revoke tokens and break the service: bind 127.0.0.1, or set a control token (--control-token-stdin or TOKENCLI_CONTROL_TOKEN)',
   sign_cert_has_private_key: () =>
     'pass the certificate (-----BEGIN CERTIFICATE-----) with --sign-cert and the key with --sign-key',
   sign_cert_mismatch: () => 'pass the certificate issued for this key, or leave out --sign-cert',

@@ -1,10 +1,11 @@
 /**
- * The short page the browser tab shows after the redirect reaches the listener. Self-contained
+ * The short page the browser tab shows after the redirect reaches the listener, in the look of the
+ * local service's login page (src/text/page-style.ts). Self-contained
  * (no scripts, images, fonts or third-party resources), every text HTML-escaped, and served with
  * headers that keep the URL (which carried the code) out of referrers, caches and frames.
  */
-import { createHash } from 'node:crypto';
 import { escapeHtml } from '../text/escape-html.js';
+import { PAGE_STYLE, PAGE_STYLE_HASH } from '../text/page-style.js';
 
 /** What the page says. */
 export interface CallbackPage {
@@ -13,27 +14,12 @@ export interface CallbackPage {
   message: string;
 }
 
-const STYLE = `
-:root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
-body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
-main { max-width: 32rem; margin: 1.5rem; padding: 2rem; border-radius: 12px; border: 1px solid #8884; }
-h1 { font-size: 1.4rem; margin: 0 0 0.75rem; }
-h1 span { margin-right: 0.4rem; }
-.ok h1 span { color: #1a7f37; }
-.fail h1 span { color: #cf222e; }
-p { line-height: 1.5; margin: 0.5rem 0 0; overflow-wrap: anywhere; }
-.small { opacity: 0.75; font-size: 0.9rem; }
-`;
-
-/** The CSP admits exactly the one inline style block above, by hash; nothing else may load. */
-const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
-
 /** Headers of every answer the listener gives. */
 export const CALLBACK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Content-Type': 'text/html; charset=utf-8',
   'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
-  'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+  'Content-Security-Policy': `default-src 'none'; style-src 'sha256-${PAGE_STYLE_HASH}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   // One request per connection: nothing keeps the listener open after the answer (see close()).
@@ -50,13 +36,13 @@ export function renderCallbackPage(page: CallbackPage): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(page.title)} · tokencli</title>
-<style>${STYLE}</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <main class="${page.ok ? 'ok' : 'fail'}">
-<h1><span aria-hidden="true">${mark}</span>${escapeHtml(page.title)}</h1>
-<p>${escapeHtml(page.message)}</p>
-<p class="small">tokencli</p>
+<h1><span class="mark" aria-hidden="true">${mark}</span>${escapeHtml(page.title)}</h1>
+<p class="message">${escapeHtml(page.message)}</p>
+<footer>tokencli</footer>
 </main>
 </body>
 </html>

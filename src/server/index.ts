@@ -14,6 +14,10 @@ export type { AppConfig, GrantName, SamlConfig, ServiceConfig, UserConfig } from
 export { CONFIG_DEFAULTS, GRANT_NAMES } from './config.js';
 export { loadServiceConfig } from './config-file.js';
 export { validateServiceConfig } from './config-validation.js';
+export type { ServiceClock } from './control/clock.js';
+export type { FaultEndpoint, FaultSpec } from './control/faults.js';
+export type { TokenAnswer, TokenRequest, TokenRequestHook } from './control/intercept.js';
+export type { MaskedToken, RevokeRequest, RevokeResult, ServiceState } from './control/service-control.js';
 export { DEMO_SAML_ISSUER, demoServiceConfig } from './demo-config.js';
 export { type DemoKeyFile, type DemoSso, writeDemoSigningKey } from './demo-sso.js';
 export { startTokenService, type TokenServiceHandle, type TokenServiceOptions } from './service.js';

@@ -3,36 +3,9 @@
  * works without JavaScript, one inline style sheet allowed by its hash in the CSP, no resource
  * from anywhere else, and every echoed value escaped.
  */
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../text/escape-html.js';
-
-const STYLE = `
-:root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--text:#1d2330;--muted:#5b6474;--line:#c9ced8;
---accent:#2457d6;--accent-text:#fff;--error-bg:#fdecec;--error:#a4161a}
-@media (prefers-color-scheme:dark){:root{--bg:#14171c;--card:#1d2129;--text:#e7e9ee;--muted:#9aa3b2;
---line:#3a4150;--accent:#6f95ff;--accent-text:#0d1117;--error-bg:#3b1618;--error:#ffb4b4}}
-*{box-sizing:border-box}
-body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--bg);
-color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;padding:1rem}
-main{width:100%;max-width:24rem;background:var(--card);border-radius:12px;padding:2rem;
-box-shadow:0 1px 3px rgba(0,0,0,.12),0 8px 24px rgba(0,0,0,.08)}
-h1{font-size:1.35rem;margin:0 0 .25rem}
-p.lead{margin:0 0 1.5rem;color:var(--muted)}
-p.lead strong{color:var(--text)}
-label{display:block;font-weight:600;margin:1rem 0 .35rem}
-input[type=email],input[type=password]{width:100%;padding:.65rem .75rem;font:inherit;color:inherit;
-background:transparent;border:1px solid var(--line);border-radius:8px}
-input:focus{outline:2px solid var(--accent);outline-offset:1px;border-color:var(--accent)}
-button{margin-top:1.5rem;width:100%;padding:.7rem;font:inherit;font-weight:600;border:0;border-radius:8px;
-background:var(--accent);color:var(--accent-text);cursor:pointer}
-button:focus-visible{outline:2px solid var(--text);outline-offset:2px}
-.error{background:var(--error-bg);color:var(--error);border-radius:8px;padding:.65rem .75rem;margin:0 0 .5rem}
-footer{margin-top:1.5rem;font-size:.8rem;color:var(--muted);text-align:center}
-code{word-break:break-all}
-`;
-
-const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+import { PAGE_STYLE, PAGE_STYLE_HASH } from '../text/page-style.js';
 
 /**
  * No script, no frame, no resource from elsewhere; the style sheet allowed only by its hash.
@@ -41,7 +14,7 @@ const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
  */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; base-uri 'none'; frame-ancestors 'none'`,
+  'content-security-policy': `default-src 'none'; style-src 'sha256-${PAGE_STYLE_HASH}'; base-uri 'none'; frame-ancestors 'none'`,
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
@@ -55,7 +28,7 @@ function page(title: string, content: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <main>
@@ -82,7 +55,12 @@ export interface LoginPage {
   error?: string;
 }
 
-/** The login form; it posts to the authorize endpoint itself (relative, so a path prefix works). */
+/**
+ * The login form; it posts to the authorize endpoint itself (relative, so a path prefix works).
+ * The email field is plain text with an email keyboard, not `type="email"`: browsers refuse
+ * internationalised addresses (`jörg@example.com`) there, and the service accepts any address its
+ * configuration lists. "Deny" skips validation and sends the browser back with access_denied.
+ */
 export function sendLoginPage(res: ServerResponse, view: LoginPage): void {
   const app = escapeHtml(view.appName);
   const hidden = view.hidden
@@ -98,14 +76,18 @@ export function sendLoginPage(res: ServerResponse, view: LoginPage): void {
   const html = page(
     `Sign in · ${view.appName}`,
     `<h1>Sign in</h1>
-<p class="lead">to continue to <strong>${app}</strong></p>
+<p class="lead"><strong>${app}</strong> asks to use your account</p>
 ${error}<form method="post" action="authorize">
 ${hidden}
 <label for="email">Email</label>
-<input type="email" id="email" name="email" autocomplete="username" required${emailFocus}${describedBy} value="${escapeHtml(view.email ?? '')}">
+<input type="text" inputmode="email" id="email" name="email" autocomplete="username" autocapitalize="none" spellcheck="false" required${emailFocus}${describedBy} value="${escapeHtml(view.email ?? '')}">
 <label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required${passwordFocus}${describedBy}>
-<button type="submit">Sign in</button>
+<p class="scope">Signing in lets ${app} obtain tokens for your account from this service.</p>
+<div class="actions">
+<button type="submit" name="decision" value="allow">Sign in</button>
+<button type="submit" name="decision" value="deny" class="secondary" formnovalidate>Deny</button>
+</div>
 </form>`,
   );
   send(res, 200, html);

@@ -57,7 +57,8 @@ export function redirectWithCode(redirectUri: string, code: string, state: strin
 }
 
 /**
- * The redirect URI with an authorization error (RFC 6749 §4.1.2.1): `error`,
+ * The redirect URI with an authorization error (RFC 6749 §4.1.2.1) — a bad request, or
+ * `access_denied` when the user clicks "Deny": `error`,
  * `error_description` and `state`, its own query kept as for a code.
  */
 export function redirectWithError(

@@ -10,6 +10,16 @@ import { ReplayCache } from '../saml/replay-cache.js';
 import type { ServiceConfig } from './config.js';
 import { ServiceConfigError } from './config-error.js';
 import { validateServiceConfig } from './config-validation.js';
+import { AdjustableClock, type ServiceClock } from './control/clock.js';
+import { CONTROL_PREFIX, controlTokenDigest, handleControl } from './control/control-api.js';
+import type { FaultSpec } from './control/faults.js';
+import { Interceptor, type TokenRequestHook } from './control/intercept.js';
+import {
+  type RevokeRequest,
+  type RevokeResult,
+  ServiceControl,
+  type ServiceState,
+} from './control/service-control.js';
 import { demoServiceConfig } from './demo-config.js';
 import { connectDemoSso, type DemoSso, generateDemoIdpKeyPair } from './demo-sso.js';
 import { handleAuthorize } from './endpoints/authorize.js';
@@ -21,6 +31,7 @@ import { splitTarget } from './http/params.js';
 import { type JsonReply, sendJson } from './http/reply.js';
 import { answerClientError, hasSeveralHosts, SEVERAL_HOSTS } from './http/request-framing.js';
 import { loggedPath, logRequest } from './http/request-log.js';
+import { urlHostFor } from './http/wildcard.js';
 import { Registry } from './registry.js';
 import { TokenStore } from './token-store.js';
 
@@ -37,10 +48,26 @@ export interface TokenServiceOptions {
   now?: () => number;
   /** How often expired codes and tokens are dropped; default 10 s. */
   purgeIntervalMs?: number;
+  /**
+   * Serve the control API under `/_control/` (clock, revoke, faults, state, reset). Refused at
+   * start on a non-loopback bind unless `controlToken` is set. The handle's methods work either way.
+   */
+  control?: boolean;
+  /** With `control`: every control request must present this as `Authorization: Bearer`. */
+  controlToken?: string;
+  /**
+   * Called for each create-token request before the service answers it; return
+   * `{ status, body, headers? }` to send that instead, or undefined for the normal answer. For the
+   * cases faults cannot express (answers that depend on the request).
+   */
+  onTokenRequest?: TokenRequestHook;
 }
 
 export interface TokenServiceHandle {
-  /** `http://HOST:PORT`, the IPv6 host in brackets. */
+  /**
+   * `http://HOST:PORT`, the IPv6 host in brackets; for a wildcard bind (`0.0.0.0`, `::`) the
+   * loopback address of that family, which a client on this machine can use.
+   */
   baseUrl: string;
   /** The configuration in use, defaults filled in. */
   config: ServiceConfig;
@@ -59,6 +86,33 @@ export interface TokenServiceHandle {
    * not wait for it.
    */
   demoSso?: Promise<DemoSso>;
+  /**
+   * The service's clock. `clock.advance(3600)` expires what lives an hour (codes, access and
+   * refresh tokens, SAML validity windows, the assertion replay cache) without waiting.
+   */
+  clock: ServiceClock;
+  /**
+   * Revokes the tokens of a user (`{email}`), of an application (`{client_id}`), or one token
+   * (`{access_token}` — with its refresh token — or `{refresh_token}`): tokeninfo then answers 401
+   * invalid_token and refresh is refused. Returns how many live tokens it ended.
+   *
+   * @throws TypeError for a malformed request, or an email or client id the configuration lacks
+   */
+  revoke(request: RevokeRequest): RevokeResult;
+  /**
+   * The next `count` (default 1) requests to `endpoint` get this answer instead of the service's,
+   * e.g. `{ endpoint: 'token', status: 503, retry_after: 1 }`, `{ endpoint: 'token', subcode: '018' }`,
+   * `{ endpoint: 'tokeninfo', body: 'html' }` (a gateway's 502), `{ endpoint: 'token', delay_ms: 5000 }`.
+   *
+   * @throws TypeError naming the bad key
+   */
+  fault(spec: FaultSpec): void;
+  /** Drops every pending fault. */
+  clearFaults(): void;
+  /** Apps, users and their live sessions, counts of live codes and tokens (masked), pending faults. */
+  state(): ServiceState;
+  /** Back to the configuration's initial state: no tokens, sessions or faults, the clock unmoved. */
+  reset(): void;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse, context: ServiceContext, query: string) => unknown;
@@ -111,6 +165,14 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
+/** A bug, not a client error: answer 500 without details and keep serving. */
+function internalError(res: ServerResponse, error: unknown, log: ((line: string) => void) | undefined): void {
+  if (!res.headersSent) {
+    sendJson(res, { status: 500, body: { error: 'server_error', error_description: 'internal error' } });
+  } else res.destroy();
+  log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 /**
  * Starts the local token service (SPEC.md §3) and resolves once it listens.
  *
@@ -130,7 +192,8 @@ export async function startTokenService(
   const checked = validateServiceConfig(config ?? demoServiceConfig());
   const host = options.host ?? '127.0.0.1';
   const port = options.port ?? 0;
-  const clock = options.now ?? Date.now;
+  const adjustable = new AdjustableClock(options.now ?? Date.now);
+  const clock = adjustable.read;
   const store = new TokenStore(
     {
       accessTokenTtl: checked.access_token_ttl,
@@ -152,6 +215,15 @@ export async function startTokenService(
     log,
   };
   let hostCheck: ((header: string | undefined) => boolean) | undefined;
+  const interceptor = new Interceptor(options.onTokenRequest);
+  const control = new ServiceControl(adjustable, interceptor, context, checked);
+  const controlOn = options.control === true;
+  if (options.controlToken !== undefined && !/^[\x21-\x7e]+$/.test(options.controlToken)) {
+    // It travels in an Authorization header; '' would also leave a non-loopback bind open.
+    throw new TypeError('startTokenService: controlToken must be non-empty printable ASCII without spaces');
+  }
+  const controlDigest =
+    options.controlToken === undefined ? undefined : controlTokenDigest(options.controlToken);
 
   const server = createServer((req, res) => {
     const [path, query] = splitTarget(req.url ?? '/');
@@ -159,7 +231,14 @@ export async function startTokenService(
     if (log) logRequest(req, res, loggedPath(path, route !== undefined), log);
     if (hasSeveralHosts(req)) return sendJson(res, SEVERAL_HOSTS);
     if (hostCheck && !hostCheck(req.headers.host)) return sendJson(res, FORBIDDEN_HOST);
-    if (!route) return sendJson(res, NOT_FOUND);
+    if (!route) {
+      if (controlOn && path.startsWith(CONTROL_PREFIX)) {
+        return handleControl(req, res, path, control, controlDigest).catch((error: unknown) =>
+          internalError(res, error, log),
+        );
+      }
+      return sendJson(res, NOT_FOUND);
+    }
     // HEAD is GET without the body (RFC 9110 §9.3.2); node leaves the body out by itself.
     const handler = route[req.method ?? ''] ?? (req.method === 'HEAD' ? route.GET : undefined);
     if (!handler) {
@@ -170,13 +249,11 @@ export async function startTokenService(
         { allow: allowed },
       );
     }
-    Promise.resolve(handler(req, res, context, query)).catch((error: unknown) => {
-      // A bug, not a client error: answer 500 without details and keep serving.
-      if (!res.headersSent) {
-        sendJson(res, { status: 500, body: { error: 'server_error', error_description: 'internal error' } });
-      } else res.destroy();
-      log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    // Faults and hooks step in only while there are some (issue 11): otherwise this is one read.
+    const answer = interceptor.active
+      ? interceptor.handle(path, req, res, context, query, handler)
+      : handler(req, res, context, query);
+    Promise.resolve(answer).catch((error: unknown) => internalError(res, error, log));
   });
 
   server.on('clientError', answerClientError);
@@ -191,13 +268,21 @@ export async function startTokenService(
   });
 
   const address = server.address() as AddressInfo;
+  const loopback = isLoopbackAddress(address.address);
+  if (controlOn && !loopback && controlDigest === undefined) {
+    await new Promise((resolve) => server.close(resolve));
+    // Anyone who can reach it could revoke tokens and break the service.
+    throw new ServiceConfigError(`the control API is refused on ${host}, which is not a loopback address`, {
+      reason: 'control_not_loopback',
+    });
+  }
   // Only while bound to loopback: a service on 0.0.0.0 is reached by other names on purpose.
-  if (isLoopbackAddress(address.address)) hostCheck = createHostCheck(options.allowHosts ?? []);
-  const urlHost = isIP(host) === 6 ? `[${host}]` : host;
-  context.baseUrl = `http://${urlHost}:${address.port}`;
+  if (loopback) hostCheck = createHostCheck(options.allowHosts ?? []);
+  // A wildcard bind gets a base URL a client can use: the loopback address (http/wildcard.ts).
+  context.baseUrl = `http://${urlHostFor(host)}:${address.port}`;
   const timer = setInterval(() => {
     store.purgeExpired();
-    samlReplay.purge();
+    context.samlReplay.purge();
   }, options.purgeIntervalMs ?? 10_000);
   timer.unref();
 
@@ -208,13 +293,22 @@ export async function startTokenService(
   return {
     baseUrl: context.baseUrl,
     config: checked,
-    stats: () => ({ ...store.size(), samlAssertionIds: samlReplay.size }),
+    stats: () => ({ ...store.size(), samlAssertionIds: context.samlReplay.size }),
+    clock: adjustable,
+    revoke: (request) => control.revoke(request),
+    fault: (spec) => {
+      control.fault(spec);
+    },
+    clearFaults: () => control.clearFaults(),
+    state: () => control.state(),
+    reset: () => control.reset(),
     ...(demoSso === undefined ? {} : { demoSso }),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(timer);
         server.close(() => resolve());
         server.closeAllConnections();
+        interceptor.clear(); // after the connections: delayed answers find theirs gone
       });
       return closing;
     },

@@ -62,6 +62,28 @@ export class AuthorizationCode {
   ) {}
 }
 
+/** What the control API may revoke (issue 11): one token, or everything of an app or a user. */
+export type RevokeTarget =
+  | { kind: 'access'; token: string }
+  | { kind: 'refresh'; token: string }
+  | { kind: 'app'; app: AppEntry }
+  | { kind: 'user'; user: UserEntry };
+
+/** How many live tokens a revocation ended. */
+export interface RevokeCount {
+  accessTokens: number;
+  refreshTokens: number;
+}
+
+/** A live record, as the control API's state lists it. */
+export interface LiveRecord {
+  kind: 'code' | 'access' | 'refresh';
+  token: string;
+  app: AppEntry;
+  user: UserEntry;
+  expiresAt: number;
+}
+
 /** What `takeCode` found. */
 export type CodeLookup =
   | { kind: 'valid'; code: AuthorizationCode }
@@ -215,6 +237,96 @@ export class TokenStore {
         map.delete(key);
       }
     }
+  }
+
+  /**
+   * Revokes live tokens for the control API (issue 11). A revoked access token takes the refresh
+   * token issued with it along (and so every access token that refresh token produced): "revoked"
+   * means the client must log in again, not merely refresh. Deleting records breaks no invariant of
+   * `purgeExpired`; the sessions of the users concerned are recomputed from what is left, so the
+   * concurrent-session rule no longer counts the revoked ones.
+   */
+  revoke(target: RevokeTarget): RevokeCount {
+    const count: RevokeCount = { accessTokens: 0, refreshTokens: 0 };
+    if (target.kind === 'user') {
+      for (const record of this.live()) {
+        if (record.user !== target.user || record.kind === 'code') continue;
+        if (record.kind === 'access') count.accessTokens += 1;
+        else count.refreshTokens += 1;
+      }
+      this.endSessions(target.user);
+      return count;
+    }
+    const refreshes = new Set<RefreshToken>();
+    const users = new Set<UserEntry>();
+    if (target.kind === 'access') {
+      const access = this.findAccessToken(target.token);
+      if (access) {
+        this.#access.delete(target.token);
+        count.accessTokens += 1;
+        users.add(access.user);
+        if (access.refresh !== null && this.findRefreshToken(access.refresh.token))
+          refreshes.add(access.refresh);
+      }
+    } else if (target.kind === 'refresh') {
+      const refresh = this.findRefreshToken(target.token);
+      if (refresh) refreshes.add(refresh);
+    } else {
+      for (const [key, record] of this.#refresh) {
+        if (record.app === target.app && this.findRefreshToken(key)) refreshes.add(record);
+      }
+    }
+    for (const refresh of refreshes) {
+      this.#refresh.delete(refresh.token);
+      count.refreshTokens += 1;
+      users.add(refresh.user);
+    }
+    for (const [key, record] of this.#access) {
+      const byRefresh = record.refresh !== null && refreshes.has(record.refresh);
+      if (!byRefresh && !(target.kind === 'app' && record.app === target.app)) continue;
+      if (this.findAccessToken(key)) count.accessTokens += 1;
+      this.#access.delete(key);
+      users.add(record.user);
+    }
+    for (const user of users) this.#recomputeSession(user);
+    return count;
+  }
+
+  /** The user's session ends when the last live token of the current generation expires. */
+  #recomputeSession(user: UserEntry): void {
+    let until = 0;
+    for (const record of this.live()) {
+      if (record.user === user && record.kind !== 'code' && record.expiresAt > until)
+        until = record.expiresAt;
+    }
+    user.liveUntil = until;
+  }
+
+  /** Every live code and token (unexpired, unrevoked, codes unused), for the control API's state. */
+  *live(): Generator<LiveRecord> {
+    const now = this.now();
+    for (const [token, code] of this.#codes) {
+      if (code.expiresAt > now && code.issued === null) {
+        yield { kind: 'code', token, app: code.app, user: code.user, expiresAt: code.expiresAt };
+      }
+    }
+    for (const [token, record] of this.#access) {
+      if (this.findAccessToken(token)) {
+        yield { kind: 'access', token, app: record.app, user: record.user, expiresAt: record.expiresAt };
+      }
+    }
+    for (const [token, record] of this.#refresh) {
+      if (this.findRefreshToken(token)) {
+        yield { kind: 'refresh', token, app: record.app, user: record.user, expiresAt: record.expiresAt };
+      }
+    }
+  }
+
+  /** Forgets every code and token (the control API's reset); users' sessions are reset by the caller. */
+  clear(): void {
+    this.#codes.clear();
+    this.#access.clear();
+    this.#refresh.clear();
   }
 
   /** How many records are held, expired or not yet purged included. */

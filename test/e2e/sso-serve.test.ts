@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BIN,
@@ -147,7 +147,8 @@ describe('the demo tokencli serve (no --config)', () => {
       const line = (/\n {2}SSO: (.*)\n/.exec(demo.logs()) ?? [])[1] ?? '';
       keyPath = (/--sign-key (\S+)/.exec(line) ?? [])[1] ?? '';
       expect(line).toBe(
-        `TOKENCLI_CLIENT_SECRET=demo-secret tokencli sso --base-url ${demo.baseUrl} --client-id demo-client` +
+        // The binary as it was run (serve's cwd is this test's): see src/cli/invocation.ts.
+        `TOKENCLI_CLIENT_SECRET=demo-secret node ${relative(process.cwd(), BIN)} sso --base-url ${demo.baseUrl} --client-id demo-client` +
           ` --assertion-for demo@example.com --issuer https://idp.demo.tokencli.invalid --sign-key ${keyPath}`,
       );
       expect(statSync(keyPath).mode & 0o777).toBe(0o600);

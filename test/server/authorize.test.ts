@@ -26,7 +26,7 @@ describe('the login page', () => {
     expect(html).toContain('<strong>Demo App</strong>');
     expect(html).toContain('<form method="post" action="authorize">');
     expect(html).toMatch(
-      /<label for="email">Email<\/label>\s*<input type="email" id="email" name="email"[^>]* autofocus/,
+      /<label for="email">Email<\/label>\s*<input type="text" inputmode="email" id="email" name="email"[^>]* autofocus/,
     );
     expect(html).toMatch(
       /<label for="password">Password<\/label>\s*<input type="password" id="password" name="password"/,

@@ -30,7 +30,8 @@ export class FakeClock {
   }
 }
 
-export interface TestService extends TokenServiceHandle {
+/** The handle, its clock replaced by the fake one the test moves (both move the same time). */
+export interface TestService extends Omit<TokenServiceHandle, 'clock'> {
   clock: FakeClock;
 }
 

@@ -1,17 +1,27 @@
 /**
- * `tokencli serve` (SPEC.md §3): runs the local token service until SIGINT or SIGTERM. stdout gets
- * one JSON line with the base URL once it listens (scripts wait for it); stderr gets the demo
- * credentials and one line per request.
+ * `tokencli serve` (SPEC.md §3): runs the local token service until SIGINT, SIGTERM or SIGHUP.
+ * stdout gets one JSON line with the base URL once it listens (scripts wait for it); stderr gets
+ * the demo credentials, a ready-to-paste sequence, and one line per request.
  */
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
+import { invocation, shellWord } from '../invocation.js';
+import { readStdinSecret } from '../secrets.js';
+import { listeningNote } from './serve-text.js';
 
 export interface ServeOptions {
   host: string;
   port: string;
   config?: string;
   allowHost?: string[];
+  control?: boolean;
+  controlTokenStdin?: boolean;
+  /** Accepted by the parser only to be refused with the right way (SPEC.md §2.1). */
+  controlToken?: string;
 }
+
+/** A control token anyone could guess would make a network-wide control API an open door. */
+const MIN_CONTROL_TOKEN_LENGTH = 16;
 
 function parsePort(value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
@@ -24,8 +34,37 @@ function parsePort(value: string): number {
   return port;
 }
 
+/**
+ * The control token: from stdin or TOKENCLI_CONTROL_TOKEN, never a flag value (SPEC.md §2.1: it
+ * would show in `ps` and the shell history).
+ */
+async function controlToken(options: ServeOptions, ctx: CommandContext): Promise<string | undefined> {
+  if (options.controlToken !== undefined) {
+    throw new UsageError(
+      '--control-token takes no value on the command line: it would show in ps and the shell history',
+      'pipe it in with --control-token-stdin, or set TOKENCLI_CONTROL_TOKEN',
+    );
+  }
+  if (options.controlTokenStdin && !options.control) {
+    throw new UsageError('--control-token-stdin needs --control', 'add --control to serve the control API');
+  }
+  if (!options.control) return undefined;
+  const token = options.controlTokenStdin
+    ? await readStdinSecret(ctx, 'control token', '--control-token-stdin')
+    : process.env.TOKENCLI_CONTROL_TOKEN || undefined;
+  // Printable ASCII only: it travels in an Authorization header.
+  if (token !== undefined && (token.length < MIN_CONTROL_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new UsageError(
+      `the control token must be at least ${MIN_CONTROL_TOKEN_LENGTH} printable ASCII characters without spaces`,
+      'make one with: openssl rand -hex 32',
+    );
+  }
+  return token;
+}
+
 export async function run(options: ServeOptions, ctx: CommandContext): Promise<void> {
   const port = parsePort(options.port);
+  const token = await controlToken(options, ctx);
   // Loaded here, not at the top: the service is only paid for by the command that runs it.
   const { loadServiceConfig, startTokenService, writeDemoSigningKey } = await import('../../server/index.js');
   // Without --config: the demo configuration, with an SSO connection whose key is generated now.
@@ -37,28 +76,47 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     port,
     allowHosts: options.allowHost ?? [],
     log: (line) => stderr.write(`${line}\n`),
+    control: options.control === true,
+    ...(token === undefined ? {} : { controlToken: token }),
   });
 
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
   });
+  // SIGHUP too: a closed terminal must not leave the demo's private key behind.
   process.once('SIGTERM', stop);
+  process.once('SIGHUP', stop);
   ctx.signal.addEventListener('abort', stop, { once: true });
   if (ctx.signal.aborted) stop();
 
   let keyFile: { path: string; remove(): Promise<void> } | undefined;
   try {
-    if (options.config === undefined) {
+    const demo = options.config === undefined;
+    const note = listeningNote(options.host, service.baseUrl, demo);
+    if (note) stderr.write(note);
+    const cli = invocation({ argv: process.argv, env: process.env, cwd: process.cwd() });
+    if (demo) {
       const app = service.config.apps[0];
       const user = service.config.users[0];
       if (app && user) {
+        const profile = '--profile demo';
         stderr.write(
           'demo configuration (public test credentials; pass --config FILE for your own):\n' +
             `  client_id=${app.client_id} client_secret=${app.client_secret} redirect_uri=${app.redirect_uris[0]}\n` +
-            `  email=${user.email} password=${user.password}\n`,
+            `  email=${user.email} password=${user.password}\n` +
+            'try it (another terminal):\n' +
+            `  printf %s ${shellWord(app.client_secret)} | ${cli} configure ${profile} --base-url ${shellWord(service.baseUrl)} --client-id ${shellWord(app.client_id)} --client-secret-stdin\n` +
+            `  TOKENCLI_PASSWORD=${shellWord(user.password)} ${cli} token ${profile} --email ${shellWord(user.email)}\n` +
+            `  ${cli} info ${profile}\n`,
         );
       }
+    }
+    if (options.control) {
+      stderr.write(
+        `control API: ${service.baseUrl}/_control/ (clock, revoke, faults, state, reset)` +
+          `${token === undefined ? '' : '; send the control token as Authorization: Bearer'}\n`,
+      );
     }
     stdout.write(`${JSON.stringify({ base_url: service.baseUrl })}\n`);
     if (service.demoSso) {
@@ -66,7 +124,7 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
       const sso = await service.demoSso;
       keyFile = await writeDemoSigningKey(sso.samlPrivateKeyPem);
       stderr.write(
-        `  SSO: TOKENCLI_CLIENT_SECRET=${shellWord(service.config.apps[0]?.client_secret ?? '')} tokencli sso` +
+        `  SSO: TOKENCLI_CLIENT_SECRET=${shellWord(service.config.apps[0]?.client_secret ?? '')} ${cli} sso` +
           ` --base-url ${shellWord(service.baseUrl)} --client-id ${shellWord(sso.clientId)}` +
           ` --assertion-for ${shellWord(sso.email)} --issuer ${shellWord(sso.issuer)}` +
           ` --sign-key ${shellWord(keyFile.path)}\n` +
@@ -76,13 +134,9 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     await stopped;
   } finally {
     process.off('SIGTERM', stop);
+    process.off('SIGHUP', stop);
     ctx.signal.removeEventListener('abort', stop);
     await service.close();
     await keyFile?.remove();
   }
-}
-
-/** A word for a POSIX shell: as it is when plain, else single-quoted. */
-function shellWord(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }

@@ -41,6 +41,11 @@ export async function handleAuthorize(
   }
   const request = check.request;
   if (!isPost) return sendLoginPage(res, { appName: request.app.name, hidden: request.hidden });
+  // "Deny" on the login page: back to the application with access_denied (RFC 6749 §4.1.2.1).
+  if (params.get('decision') === 'deny') {
+    const denied = 'the user denied the application access';
+    return sendRedirect(res, redirectWithError(request.redirectUri, 'access_denied', denied, request.state));
+  }
 
   const email = params.get('email');
   const password = params.get('password');

@@ -1,0 +1,55 @@
+/**
+ * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
+ * same command: `npx tokencli`, `node bin/tokencli.js`, or `tokencli` when that is what is on PATH.
+ * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached.
+ */
+import { realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
+
+export interface InvocationSource {
+  /** process.argv */
+  argv: readonly string[];
+  /** process.env */
+  env: Readonly<Record<string, string | undefined>>;
+  /** process.cwd() */
+  cwd: string;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/** A word for a POSIX shell: as it is when plain, else single-quoted. */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** The command that runs this same tokencli again, as a shell would take it. */
+export function invocation({ argv, env, cwd }: InvocationSource): string {
+  const script = argv[1];
+  if (script === undefined) return 'tokencli';
+  const name = basename(script);
+  // A bin link in node_modules/.bin: npx, or an npm script of a project that depends on tokencli.
+  // (Not judged from npm_command, which a test runner started with npx passes on to everything.)
+  if (
+    name === 'tokencli' &&
+    basename(dirname(script)) === '.bin' &&
+    basename(dirname(dirname(script))) === 'node_modules'
+  ) {
+    return 'npx tokencli';
+  }
+  // Run through a bin link on PATH (a global install): the bare name works.
+  if (name === 'tokencli') {
+    for (const dir of (env.PATH ?? '').split(delimiter)) {
+      if (dir !== '' && isAbsolute(dir) && sameFile(join(dir, name), script)) return 'tokencli';
+    }
+  }
+  // `node path/to/tokencli.js`: relative to here when inside it, as the user probably typed it.
+  const fromHere = relative(cwd, script);
+  const inside = fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere);
+  return `node ${shellWord(inside ? fromHere : script)}`;
+}

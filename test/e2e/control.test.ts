@@ -1,0 +1,285 @@
+/**
+ * The control API of `tokencli serve --control` driving the built CLI (issue 11): advanced time,
+ * revocation and injected faults seen through `tokencli token` / `info`, and the start-up guards.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
+import { DEMO, demoEnv, tokenRequests } from './env.js';
+
+let serve: ServeHandle;
+beforeAll(async () => {
+  serve = await startServe(['--control']);
+});
+const dirs: string[] = [];
+afterAll(async () => {
+  await serve?.stop();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A config dir removed after the tests. */
+function scratch(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+}
+
+/** The demo client's environment with a config dir of its own. */
+function env(): Record<string, string> {
+  return demoEnv(serve.baseUrl, scratch());
+}
+beforeEach(async () => {
+  await control('POST', 'reset');
+});
+
+async function control(method: string, name: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(`${serve.baseUrl}/_control/${name}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) throw new Error(`control ${name}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+describe('time travel', () => {
+  test('advance 3600 s: info exits 3, token gets a new one, info is happy again', async () => {
+    const env = demoEnv(serve.baseUrl, scratch());
+    const first = await runCli(['token'], { env });
+    expect(first.code).toBe(0);
+    expect((await runCli(['info'], { env })).code).toBe(0);
+
+    await control('POST', 'clock', { advance_seconds: 3600 });
+    const expired = await runCli(['info'], { env });
+    expect(expired.code).toBe(3);
+    expect(expired.stderr).toMatch(/^error: .*401/m);
+    expect(expired.stderr).toContain('invalid_token');
+
+    // The client's own clock did not move: the cache still looks fresh, so --force renews it.
+    const renewed = await runCli(['token', '--force'], { env });
+    expect(renewed.code).toBe(0);
+    expect(renewed.stdout).not.toBe(first.stdout);
+    expect((await runCli(['info'], { env })).code).toBe(0);
+  });
+});
+
+describe('refresh', () => {
+  /** `tokencli login` played without a browser: a stored access and refresh token. */
+  async function loggedIn(): Promise<Record<string, string>> {
+    const env = demoLoginEnv(serve.baseUrl, scratch());
+    const login = startLogin(['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'], env);
+    await loginWithoutBrowser(await login.authorizeUrl, DEMO.email, DEMO.password);
+    expect((await login.done).code).toBe(0);
+    return env;
+  }
+
+  test('an hour later refresh gets a working token; 30 days later the service refuses it', async () => {
+    const env = await loggedIn();
+    await control('POST', 'clock', { advance_seconds: 3600 });
+    expect((await runCli(['info'], { env })).code).toBe(3);
+    const refreshed = await runCli(['refresh'], { env });
+    expect(refreshed.code).toBe(0);
+    expect((await runCli(['info'], { env })).code).toBe(0);
+
+    await control('POST', 'clock', { advance_seconds: 2_592_000 });
+    const stale = await runCli(['refresh'], { env });
+    expect(stale.code).toBe(3);
+    expect(stale.stderr).toMatch(/^error: .*invalid_grant/m);
+  });
+
+  test('a 018 fault on the refresh grant only: refresh exits 3 with the hint, token from the cache still works', async () => {
+    const env = await loggedIn();
+    await control('POST', 'faults', { endpoint: 'token', grant_type: 'refresh_token', subcode: '018' });
+    const r = await runCli(['refresh'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^hint: .*--end-other-sessions/m);
+    expect((await runCli(['token'], { env })).code).toBe(0);
+  });
+});
+
+describe('revocation', () => {
+  test('revoking the user: info exits 3; token --force logs in again', async () => {
+    const env = demoEnv(serve.baseUrl, scratch());
+    expect((await runCli(['token'], { env })).code).toBe(0);
+    expect(await control('POST', 'revoke', { email: DEMO.email })).toEqual({
+      revoked: { access_tokens: 1, refresh_tokens: 0 },
+    });
+    expect((await runCli(['info'], { env })).code).toBe(3);
+    expect((await runCli(['token', '--force'], { env })).code).toBe(0);
+    expect((await runCli(['info'], { env })).code).toBe(0);
+  });
+});
+
+describe('faults', () => {
+  test('503 with Retry-After 1: token waits, retries once and succeeds', async () => {
+    await control('POST', 'faults', { endpoint: 'token', status: 503, retry_after: 1 });
+    const before = tokenRequests(serve.logs());
+    const started = Date.now();
+    const r = await runCli(['token'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\S{20,}\n$/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    await expect.poll(() => tokenRequests(serve.logs()) - before).toBe(2);
+  });
+
+  test('the 018 answer: exit 3 and the hint names --end-other-sessions', async () => {
+    await control('POST', 'faults', { endpoint: 'token', subcode: '018' });
+    const r = await runCli(['token'], { env: env() });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/^error: .*018/m);
+    expect(r.stderr).toMatch(/^hint: .*--end-other-sessions/m);
+  });
+
+  test("a gateway's HTML 502 on tokeninfo: info exits 5 naming the status", async () => {
+    const env = demoEnv(serve.baseUrl, scratch());
+    expect((await runCli(['token'], { env })).code).toBe(0);
+    await control('POST', 'faults', { endpoint: 'tokeninfo', body: 'html' });
+    const r = await runCli(['info'], { env });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/^error: .*502/m);
+    expect(r.stderr).not.toContain('<');
+  });
+
+  test('a delay beyond --timeout: exit 5 saying it timed out, and the service still answers', async () => {
+    await control('POST', 'faults', { endpoint: 'token', delay_ms: 3000 });
+    const r = await runCli(['--timeout', '1', 'token'], { env: env() });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/timed out/);
+    expect((await runCli(['token'], { env: env() })).code).toBe(0);
+  });
+
+  test('state shows the pending fault with its count, DELETE clears it', async () => {
+    await control('POST', 'faults', { endpoint: 'token', status: 500, count: 3 });
+    const state = await control('GET', 'state');
+    expect(state.faults).toEqual([{ endpoint: 'token', status: 500, count: 3, remaining: 3 }]);
+    await control('DELETE', 'faults');
+    expect((await runCli(['token'], { env: env() })).code).toBe(0);
+  });
+});
+
+describe('start-up guards', () => {
+  test('--control on a non-loopback bind without a control token: exit 2, nothing served', async () => {
+    const r = await runCli(['serve', '--port', '0', '--host', '0.0.0.0', '--control']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: the control API is refused on 0\.0\.0\.0/m);
+    expect(r.stderr).toMatch(/^hint: .*--control-token-stdin or TOKENCLI_CONTROL_TOKEN/m);
+  });
+
+  test('--control-token VALUE is refused, naming the ways that keep it out of ps', async () => {
+    const r = await runCli(['serve', '--port', '0', '--control', '--control-token', 'x'.repeat(20)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --control-token takes no value on the command line/m);
+    expect(r.stderr).toMatch(/^hint: .*--control-token-stdin.*TOKENCLI_CONTROL_TOKEN/m);
+    expect(r.stderr).not.toContain('x'.repeat(20));
+  });
+
+  test('a short control token and --control-token-stdin without --control: exit 2', async () => {
+    const short = await runCli(['serve', '--port', '0', '--control', '--control-token-stdin'], {
+      input: 'abc\n',
+    });
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/^error: the control token must be at least 16/m);
+    const alone = await runCli(['serve', '--port', '0', '--control-token-stdin'], { input: 'x'.repeat(20) });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/^error: --control-token-stdin needs --control/m);
+  });
+
+  test('on 0.0.0.0 with a token from the environment: loopback base URL, the token required', async () => {
+    const token = 'e2e-control-token-0123456789';
+    const open = await startServe(['--host', '0.0.0.0', '--control'], { TOKENCLI_CONTROL_TOKEN: token });
+    try {
+      expect(open.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      await expect
+        .poll(() => open.logs())
+        .toContain('listening on every interface (0.0.0.0): 127.0.0.1 (lo)');
+      expect(open.logs()).toMatch(/^warning: the demo credentials .* are public/m);
+      expect(open.logs()).not.toContain(token);
+      expect((await fetch(`${open.baseUrl}/_control/state`)).status).toBe(401);
+      const ok = await fetch(`${open.baseUrl}/_control/state`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(ok.status).toBe(200);
+    } finally {
+      await open.stop();
+    }
+  });
+
+  test('the control token from stdin', async () => {
+    const token = 'stdin-control-token-0123456789';
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--control', '--control-token-stdin'],
+      {
+        env: cleanEnv(),
+        stdio: ['pipe', 'pipe', 'ignore'],
+      },
+    );
+    try {
+      child.stdin.end(`${token}\n`);
+      const lines = createInterface({ input: child.stdout });
+      const [line] = (await new Promise((resolve) => lines.once('line', (l) => resolve([l])))) as [string];
+      const baseUrl = (JSON.parse(line) as { base_url: string }).base_url;
+      expect((await fetch(`${baseUrl}/_control/clock`)).status).toBe(401);
+      const ok = await fetch(`${baseUrl}/_control/clock`, { headers: { authorization: `Bearer ${token}` } });
+      expect(ok.status).toBe(200);
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
+
+describe('start-up text', () => {
+  test('the paste-ready lines run as printed, with the binary as it was invoked', async () => {
+    const demo = await startServe();
+    try {
+      await expect.poll(() => demo.logs()).toContain('try it');
+      const lines = demo
+        .logs()
+        .split('\n')
+        .slice(demo.logs().split('\n').indexOf('try it (another terminal):') + 1)
+        .slice(0, 3)
+        .map((l) => l.slice(2));
+      expect(lines[0]).toMatch(/^printf %s demo-secret \| node \S+tokencli\.js configure --profile demo /);
+      expect(lines.join('\n')).not.toMatch(/(^|\| )tokencli /m);
+      const configDir = scratch();
+      const shellEnv = cleanEnv({ TOKENCLI_CONFIG_DIR: configDir, TOKENCLI_STORE: 'file' });
+      const outputs: string[] = [];
+      for (const line of lines) {
+        const result = await new Promise<{ code: number | null; out: string }>((resolve) => {
+          const sh = spawn('/bin/sh', ['-c', line], { env: shellEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          sh.stdout.on('data', (d: Buffer) => {
+            out += d.toString();
+          });
+          sh.on('close', (code) => resolve({ code, out }));
+        });
+        expect(result.code, line).toBe(0);
+        outputs.push(result.out);
+      }
+      expect(outputs[2]).toMatch(/email +demo@example\.com/);
+    } finally {
+      await demo.stop();
+    }
+  });
+
+  test('SIGHUP stops the service and removes the demo signing key', async () => {
+    const demo = await startServe();
+    await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/--sign-key (\S+)/);
+    const keyPath = (/--sign-key (\S+)/.exec(demo.logs()) ?? [])[1] as string;
+    expect(existsSync(keyPath)).toBe(true);
+    demo.process.removeAllListeners('exit');
+    const exited = new Promise<number | null>((resolve) => demo.process.once('exit', resolve));
+    demo.process.kill('SIGHUP');
+    expect(await exited).toBe(0);
+    expect(existsSync(dirname(keyPath))).toBe(false);
+  });
+});
