@@ -12,7 +12,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type JsonReply, NO_STORE, oauthError, sendJson } from '../http/reply.js';
-import { MAX_ADVANCE_SECONDS } from './clock.js';
+import { isAdvanceSeconds, MAX_ADVANCE_SECONDS } from './clock.js';
 import type { FaultSpec } from './faults.js';
 import type { RevokeRequest, ServiceControl } from './service-control.js';
 import { asObject, ControlInputError, onlyKeys } from './validate.js';
@@ -36,12 +36,7 @@ const ROUTES: Record<string, Record<string, Route>> = {
       const object = asObject(body, 'the body');
       onlyKeys(object, ['advance_seconds'], 'the body');
       const seconds = object.advance_seconds;
-      if (
-        typeof seconds !== 'number' ||
-        !Number.isFinite(seconds) ||
-        seconds < 0 ||
-        seconds > MAX_ADVANCE_SECONDS
-      ) {
+      if (!isAdvanceSeconds(seconds)) {
         throw new ControlInputError(
           'advance_seconds',
           `"advance_seconds" is required: a number from 0 to ${MAX_ADVANCE_SECONDS}`,
