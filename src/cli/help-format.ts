@@ -23,30 +23,23 @@ function shownDefault(item: {
 }
 
 /**
- * Global flags a command ignores, left out of its help. `serve` runs the service from its own
- * flags and `completion` prints a script; neither reads a profile, a store or the network settings.
+ * Global flags only the client commands read, left out of the help of the commands that ignore
+ * them: `serve` runs the service from its own flags and `completion` prints a script; neither
+ * reads a profile, a store or the network settings.
  */
+const CLIENT_GLOBALS = [
+  '--profile',
+  '--base-url',
+  '--client-id',
+  '--store',
+  '--timeout',
+  '--ca-file',
+  '--quiet',
+  '--no-color',
+] as const;
 const IGNORED_GLOBALS: Record<string, readonly string[]> = {
-  serve: [
-    '--profile',
-    '--base-url',
-    '--client-id',
-    '--store',
-    '--timeout',
-    '--ca-file',
-    '--quiet',
-    '--no-color',
-  ],
-  completion: [
-    '--profile',
-    '--base-url',
-    '--client-id',
-    '--store',
-    '--timeout',
-    '--ca-file',
-    '--quiet',
-    '--no-color',
-  ],
+  serve: CLIENT_GLOBALS,
+  completion: CLIENT_GLOBALS,
 };
 
 export const helpConfiguration: HelpConfiguration = {
