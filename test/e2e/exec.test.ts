@@ -13,17 +13,11 @@ let serve: ServeHandle;
 beforeAll(async () => {
   serve = await startServe();
 });
-// Each test's own config directory, removed at the end.
-const configDirs: string[] = [];
-const freshEnv = () => {
-  const dir = tempDir();
-  configDirs.push(dir);
-  return demoEnv(serve.baseUrl, dir);
-};
 afterAll(async () => {
   await serve?.stop();
-  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
 });
+// Each test's own config directory (a tempDir(), removed after the file).
+const freshEnv = () => demoEnv(serve.baseUrl);
 
 const printEnv =
   'process.stdout.write(JSON.stringify([process.env.TOKENCLI_ACCESS_TOKEN, process.env.TOKENCLI_TOKEN_EXPIRES_AT, process.env.TOKENCLI_BASE_URL, process.argv.slice(1)]))';

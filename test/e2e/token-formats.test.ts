@@ -1,25 +1,18 @@
 /** `tokencli token --format token|header|json|env` through the built CLI against `tokencli serve`. */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { runCli, type ServeHandle, startServe } from '../helpers/cli.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
 
 let serve: ServeHandle;
 beforeAll(async () => {
   serve = await startServe();
 });
-// Each test's own config directory, removed at the end.
-const configDirs: string[] = [];
-const freshEnv = () => {
-  const dir = tempDir();
-  configDirs.push(dir);
-  return demoEnv(serve.baseUrl, dir);
-};
 afterAll(async () => {
   await serve?.stop();
-  for (const dir of configDirs) rmSync(dir, { recursive: true, force: true });
 });
+// Each test's own config directory (a tempDir(), removed after the file).
+const freshEnv = () => demoEnv(serve.baseUrl);
 
 describe('tokencli token --format', () => {
   test('every format prints the same cached token in its own shape', async () => {
