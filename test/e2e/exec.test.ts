@@ -2,7 +2,7 @@
  * `tokencli exec -- CMD`: the token reaches CMD's environment, CMD's exit status becomes
  * tokencli's, signals reach CMD, and tokencli's own failures stay distinguishable.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,6 +18,9 @@ afterAll(async () => {
 });
 // Each test's own config directory (a tempDir(), removed after the file).
 const freshEnv = () => demoEnv(serve.baseUrl);
+
+const hasCurl = spawnSync('curl', ['--version']).status === 0;
+const curlSkipped = hasCurl ? '' : ' (skipped: curl is not installed)';
 
 const printEnv =
   'process.stdout.write(JSON.stringify([process.env.TOKENCLI_ACCESS_TOKEN, process.env.TOKENCLI_TOKEN_EXPIRES_AT, process.env.TOKENCLI_BASE_URL, process.argv.slice(1)]))';
@@ -130,4 +133,27 @@ describe('tokencli exec', () => {
     expect(noDashes.code).toBe(2);
     expect(noDashes.stderr).toMatch(/^hint: put -- before the command/m);
   });
+
+  test.skipIf(!hasCurl)(
+    `the first example of exec --help works as printed (curl to tokeninfo)${curlSkipped}`,
+    async () => {
+      const help = (await runCli(['exec', '--help'])).stdout;
+      const example = help
+        .split('\nExamples:\n')[1]
+        ?.split('\n')
+        .map((line) => line.trim())
+        .find((line) => line.startsWith('tokencli exec -- sh -c'));
+      expect(example).toBeDefined();
+      // `tokencli` on PATH is the built CLI, as for a user who installed the package.
+      const bin = tempDir();
+      writeFileSync(join(bin, 'tokencli'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+        mode: 0o755,
+      });
+      const env = cleanEnv({ ...freshEnv(), PATH: `${bin}:${process.env.PATH ?? ''}` });
+      const r = spawnSync('/bin/sh', ['-c', example ?? 'false'], { env, encoding: 'utf8', timeout: 20_000 });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ email: 'demo@example.com', status: 'approved' });
+    },
+  );
 });
