@@ -271,6 +271,23 @@ describe('start-up text', () => {
     }
   });
 
+  test('with --control, the control API line comes first and the SSO line stays with the try-it lines', async () => {
+    // A service of its own: no request log line comes between the start-up lines.
+    const fresh = await startServe(['--control']);
+    try {
+      await expect.poll(() => fresh.logs(), { timeout: 15_000 }).toMatch(/\n {2}SSO: /);
+      const lines = fresh.logs().split('\n');
+      const control = lines.findIndex((line) => line.startsWith('control API: '));
+      const sso = lines.findIndex((line) => line.startsWith('  SSO: '));
+      expect(control).toBeGreaterThanOrEqual(0);
+      expect(control).toBeLessThan(lines.indexOf('try it (another terminal):'));
+      // The SSO command follows the info line it belongs with, not the control API's.
+      expect(lines[sso - 1]).toMatch(/ info --profile demo$/);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   test('SIGHUP stops the service and removes the demo signing key', async () => {
     const demo = await startServe();
     await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/--sign-key (\S+)/);

@@ -96,6 +96,13 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     const note = listeningNote(options.host, service.baseUrl, demo);
     if (note) stderr.write(note);
     const cli = invocation({ argv: process.argv, env: process.env, cwd: process.cwd() });
+    // Before the demo lines: the SSO command, printed once its key exists, continues the try-it list.
+    if (options.control) {
+      stderr.write(
+        `control API: ${service.baseUrl}/_control/ (clock, revoke, faults, state, reset)` +
+          `${token === undefined ? '' : '; send the control token as Authorization: Bearer'}\n`,
+      );
+    }
     if (demo) {
       const app = service.config.apps[0];
       const user = service.config.users[0];
@@ -111,12 +118,6 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
             `  ${cli} info ${profile}\n`,
         );
       }
-    }
-    if (options.control) {
-      stderr.write(
-        `control API: ${service.baseUrl}/_control/ (clock, revoke, faults, state, reset)` +
-          `${token === undefined ? '' : '; send the control token as Authorization: Bearer'}\n`,
-      );
     }
     stdout.write(`${JSON.stringify({ base_url: service.baseUrl })}\n`);
     if (service.demoSso) {
