@@ -13,7 +13,9 @@
  * environment or the store is an error (code `usage`). Failures are `TokencliError`s with a stable
  * `code` (see `ErrorCode`); the CLI's wording of what to do is in `error.hint` where it has one.
  */
+
 import { createDeps, type Deps, type DepsOverrides } from './cli/deps.js';
+import { UsageError } from './errors.js';
 import type { Transport } from './http/node-transport.js';
 import type { TokenInfo, TokenSource } from './oauth/types.js';
 import type { StoreKind, TokenRecord } from './store/types.js';
@@ -163,6 +165,18 @@ function tokenResult(record: TokenRecord, profile: string, source: TokenSource):
 }
 
 /**
+ * A number-of-seconds option, checked here because JavaScript callers get no type check: NaN or a
+ * string would otherwise make every cached token look stale (or a login wait at once).
+ */
+function seconds(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  throw new UsageError(
+    `${name}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not a number of seconds (0 or more)`,
+  );
+}
+
+/**
  * A valid access token, by exactly `tokencli token`'s steps (SPEC.md §2.3): the cached token if
  * it has `minTtlSeconds` left; else, under the profile's lock, the stored refresh token
  * (RFC 6749 §6); else the client-credentials grant with email and password (SPEC.md §1); else
@@ -170,11 +184,12 @@ function tokenResult(record: TokenRecord, profile: string, source: TokenSource):
  * one obtains the other reuses.
  */
 export async function getToken(options: GetTokenOptions = {}): Promise<TokenResult> {
+  const minTtlSeconds = seconds('minTtlSeconds', options.minTtlSeconds, 60);
   const deps = libraryDeps(options, environment(options));
   const settings = await deps.settings({ email: options.email });
   const { getTokenSteps } = await import('./cli/obtain-token.js');
   const { record, source } = await getTokenSteps(deps, {
-    minTtlSeconds: options.minTtlSeconds ?? 60,
+    minTtlSeconds,
     force: options.force === true,
     save: options.save !== false,
     endOtherSessions: options.endOtherSessions === true,
@@ -244,7 +259,7 @@ export async function login(options: LoginOptions = {}): Promise<TokenResult> {
       redirectUri: options.redirectUri,
       scope: options.scope,
       endOtherSessions: options.endOtherSessions === true,
-      timeoutMs: (options.loginTimeoutSeconds ?? 300) * 1000,
+      timeoutMs: seconds('loginTimeoutSeconds', options.loginTimeoutSeconds, 300) * 1000,
       clientSecretFromStdin: false,
       openBrowser: true,
     },

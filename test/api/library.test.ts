@@ -60,6 +60,17 @@ describe('getToken', () => {
     expect(tokenRequests()).toBe(1);
   });
 
+  it('refuses a minTtlSeconds that is not a number of seconds, without a request', async () => {
+    const { env, tokenRequests } = await setup();
+    const options = { env, clientSecret: DEMO.clientSecret, email: DEMO.email, password: DEMO.password };
+    await getToken(options);
+    for (const minTtlSeconds of [Number.NaN, -1, '300' as unknown as number]) {
+      const error = await getToken({ ...options, minTtlSeconds }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'usage', message: expect.stringMatching(/^minTtlSeconds: /) });
+    }
+    expect(tokenRequests()).toBe(1);
+  });
+
   it('takes options over the environment', async () => {
     const { env } = await setup();
     const error = await getToken({ env, baseUrl: 'http://10.0.0.1' }).catch((e: unknown) => e);
