@@ -23,6 +23,17 @@ export class TokencliCommand extends Command {
   unknownOption(flag: string): void {
     const secret = secretFlagMessage(flag);
     if (secret) this.error(secret, { code: 'commander.unknownOption' });
+    const name = flagName(flag);
+    if (name !== flag && this.#knows(name)) {
+      // `--password-stdin=hunter2`: commander calls a known flag with `=value` unknown and then
+      // suggests the very same flag; say what is wrong instead (the value is never echoed).
+      const hint = name.endsWith('-stdin')
+        ? `${name} reads its value from stdin: pipe the value in on stdin instead`
+        : `give ${name} alone`;
+      this.error(`error: option '${name}' takes no value\nhint: ${hint}`, {
+        code: 'commander.unknownOption',
+      });
+    }
     if (this.name() === 'exec') {
       // `tokencli exec curl -s …`: the command's own flags need `--` before the command.
       this.error(
@@ -32,6 +43,14 @@ export class TokencliCommand extends Command {
     }
     // The name only: a value after `=` is never echoed, whatever it is.
     commanderPrototype.unknownOption.call(this, sanitizeText(flagName(flag)));
+  }
+
+  /** Whether this command or one it belongs to (global flags) has the long option `name`. */
+  #knows(name: string): boolean {
+    for (let command: Command | null = this; command; command = command.parent) {
+      if (command.options.some((option) => option.long === name)) return true;
+    }
+    return false;
   }
 
   /** commander echoes the unknown word; a hostile one (escape sequences) is shown sanitized. */

@@ -187,6 +187,20 @@ describe('unknown options', () => {
     expect(r.stderr).not.toContain('hunter2');
   });
 
+  test.each([
+    [['token', '--password-stdin=hunter2'], /^hint: .*pipe the value in on stdin/m],
+    [['serve', '--control', '--control-token-stdin=hunter2hunter2hunter2'], /^hint: .*stdin/m],
+    [['token', '--force=hunter2'], /^hint: give --force alone/m],
+    [['--verbose=hunter2', 'token'], /^hint: give --verbose alone/m],
+  ])('%j: a known flag given a value says it takes none, the value never echoed', async (args, hint) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: option '--[\w-]+' takes no value$/m);
+    expect(r.stderr).toMatch(hint);
+    expect(r.stderr).not.toMatch(/unknown option|Did you mean/);
+    expect(r.stderr).not.toContain('hunter2');
+  });
+
   test('escape sequences in an unknown option are not echoed', async () => {
     const r = await runCli(['token', '--x\u001b]0;owned\u0007']);
     expect(r.code).toBe(2);
