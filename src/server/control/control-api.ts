@@ -29,6 +29,11 @@ function clockReply(control: ServiceControl): JsonReply {
   };
 }
 
+/** A body, where one is sent to an action without parameters, is `{}`: checked as strictly as the rest. */
+function takesNoKeys(body: unknown): void {
+  onlyKeys(asObject(body, 'the body'), [], 'the body');
+}
+
 const ROUTES: Record<string, Record<string, Route>> = {
   clock: {
     GET: clockReply,
@@ -55,14 +60,16 @@ const ROUTES: Record<string, Record<string, Route>> = {
       const added = control.fault(body as FaultSpec);
       return { status: 201, body: { added, pending: control.interceptor.faults.size } };
     },
-    DELETE: (control) => {
+    DELETE: (control, body) => {
+      takesNoKeys(body);
       control.clearFaults();
       return { status: 200, body: { pending: 0 } };
     },
   },
   state: { GET: (control) => ({ status: 200, body: control.state() }) },
   reset: {
-    POST: (control) => {
+    POST: (control, body) => {
+      takesNoKeys(body);
       control.reset();
       return { status: 200, body: { reset: true } };
     },

@@ -30,7 +30,7 @@ export function onlyKeys(object: Record<string, unknown>, allowed: readonly stri
     if (!allowed.includes(key)) {
       throw new ControlInputError(
         key,
-        `unknown key "${printable(key)}" in ${what}; allowed: ${allowed.join(', ')}`,
+        `unknown key "${printable(key)}" in ${what}; ${allowed.length > 0 ? `allowed: ${allowed.join(', ')}` : 'it takes none'}`,
       );
     }
   }

@@ -317,6 +317,22 @@ describe('guards', () => {
     expect(ok.status).toBe(200);
   });
 
+  test('reset and DELETE faults take no keys: an unknown one is a 400 naming it, nothing changed', async () => {
+    const service = await start();
+    service.clock.advance(5);
+    service.fault({ endpoint: 'token' });
+    const reset = await control(service, 'POST', 'reset', { keep_users: true });
+    expect(reset.status).toBe(400);
+    expect(reset.body).toMatchObject({ error: 'invalid_request', key: 'keep_users' });
+    const clear = await control(service, 'DELETE', 'faults', { endpoint: 'token' });
+    expect(clear.status).toBe(400);
+    expect(clear.body).toMatchObject({ key: 'endpoint' });
+    expect(service.clock.offsetSeconds).toBe(5);
+    expect(service.state().faults).toHaveLength(1);
+    expect((await control(service, 'POST', 'reset', {})).status).toBe(200);
+    expect(service.clock.offsetSeconds).toBe(0);
+  });
+
   test('no cross-site requests: a body must be JSON, a request from a web page is refused', async () => {
     const service = await start();
     service.clock.advance(5);
