@@ -20,6 +20,15 @@ export class TokencliCommand extends Command {
     return new TokencliCommand(name);
   }
 
+  /** The arguments from the first unknown option on, as the last parse left them. */
+  #unknownArgs: readonly string[] = [];
+
+  override parseOptions(argv: string[]): ReturnType<Command['parseOptions']> {
+    const parsed = super.parseOptions(argv);
+    this.#unknownArgs = parsed.unknown;
+    return parsed;
+  }
+
   unknownOption(flag: string): void {
     const secret = secretFlagMessage(flag);
     if (secret) this.error(secret, { code: 'commander.unknownOption' });
@@ -35,11 +44,14 @@ export class TokencliCommand extends Command {
       });
     }
     if (this.name() === 'exec') {
-      // `tokencli exec curl -s …`: the command's own flags need `--` before the command.
-      this.error(
-        `error: unknown option '${sanitizeText(flagName(flag))}'\nhint: put -- before the command to run: tokencli exec [options] -- CMD [ARGS…]`,
-        { code: 'commander.unknownOption' },
-      );
+      // `tokencli exec curl -s …`: the command's own flags need `--` before the command. With a
+      // `--` already there, the flag before it is one exec does not have (`--format`, `--json`).
+      const hint = this.#unknownArgs.includes('--')
+        ? 'exec has no such flag; see tokencli exec --help (the token reaches the command in TOKENCLI_ACCESS_TOKEN)'
+        : 'put -- before the command to run: tokencli exec [options] -- CMD [ARGS…]';
+      this.error(`error: unknown option '${sanitizeText(flagName(flag))}'\nhint: ${hint}`, {
+        code: 'commander.unknownOption',
+      });
     }
     // The name only: a value after `=` is never echoed, whatever it is.
     commanderPrototype.unknownOption.call(this, sanitizeText(flagName(flag)));

@@ -133,6 +133,11 @@ describe('tokencli exec', () => {
     const noDashes = await runCli(['exec', 'curl', '-s', 'https://example.invalid'], { env });
     expect(noDashes.code).toBe(2);
     expect(noDashes.stderr).toMatch(/^hint: put -- before the command/m);
+    // With -- there, the flag before it is one exec lacks: no advice to add what is there.
+    const tokenFlag = await runCli(['exec', '--format', 'env', '--', 'true'], { env });
+    expect(tokenFlag.code).toBe(2);
+    expect(tokenFlag.stderr).toMatch(/^error: unknown option '--format'$/m);
+    expect(tokenFlag.stderr).toMatch(/^hint: exec has no such flag; see tokencli exec --help/m);
   });
 
   test.skipIf(!hasCurl)(
