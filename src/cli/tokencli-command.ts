@@ -11,6 +11,7 @@ import { flagName, secretFlagMessage } from './unknown-option.js';
 interface CommanderInternals {
   unknownOption(flag: string): void;
   unknownCommand(): void;
+  missingArgument(name: string): void;
   _dispatchHelpCommand(name?: string): unknown;
 }
 const commanderPrototype = Command.prototype as unknown as CommanderInternals;
@@ -63,6 +64,16 @@ export class TokencliCommand extends Command {
       if (command.options.some((option) => option.long === name)) return true;
     }
     return false;
+  }
+
+  /** `tokencli exec` (or `exec --`) without CMD: say so as exec does for an empty one, with an example. */
+  missingArgument(name: string): void {
+    if (this.name() === 'exec') {
+      this.error('error: no command to run\nhint: e.g. tokencli exec -- curl https://api.example.com/v2/…', {
+        code: 'commander.missingArgument',
+      });
+    }
+    commanderPrototype.missingArgument.call(this, name);
   }
 
   /** commander echoes the unknown word; a hostile one (escape sequences) is shown sanitized. */

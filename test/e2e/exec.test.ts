@@ -129,7 +129,10 @@ describe('tokencli exec', () => {
     const env = freshEnv();
     const none = await runCli(['exec'], { env });
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/^error: missing required argument 'command'/m);
+    expect(none.stderr).toMatch(/^error: no command to run\nhint: e\.g\. tokencli exec -- /m);
+    const dashesOnly = await runCli(['exec', '--min-ttl', '5', '--'], { env });
+    expect(dashesOnly.code).toBe(2);
+    expect(dashesOnly.stderr).toMatch(/^error: no command to run\nhint: /m);
     const noDashes = await runCli(['exec', 'curl', '-s', 'https://example.invalid'], { env });
     expect(noDashes.code).toBe(2);
     expect(noDashes.stderr).toMatch(/^hint: put -- before the command/m);
