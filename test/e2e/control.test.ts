@@ -288,6 +288,33 @@ describe('start-up text', () => {
     }
   });
 
+  test('a closed stderr pipe ends the service without leaving the demo signing key', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const baseUrl = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line).base_url)),
+      );
+      let logs = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        logs += chunk;
+      });
+      await expect.poll(() => logs, { timeout: 15_000 }).toMatch(/--sign-key (\S+)/);
+      const keyPath = (/--sign-key (\S+)/.exec(logs) ?? [])[1] as string;
+      expect(existsSync(keyPath)).toBe(true);
+      // The reader goes away (`tokencli serve 2>&1 | head`); the next log line meets EPIPE.
+      child.stderr.destroy();
+      await fetch(`${baseUrl}/v2/oauth/tokeninfo`).catch(() => undefined);
+      expect(await exited).toBe(0);
+      expect(existsSync(dirname(keyPath))).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   test('SIGHUP stops the service and removes the demo signing key', async () => {
     const demo = await startServe();
     await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/--sign-key (\S+)/);

@@ -3,6 +3,8 @@
  * stdout gets one JSON line with the base URL once it listens (scripts wait for it); stderr gets
  * the demo credentials, a ready-to-paste sequence, and one line per request.
  */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
 import { invocation, shellWord } from '../invocation.js';
@@ -91,6 +93,9 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
   if (ctx.signal.aborted) stop();
 
   let keyFile: { path: string; remove(): Promise<void> } | undefined;
+  const removeKeyNow = () => {
+    if (keyFile) rmSync(dirname(keyFile.path), { recursive: true, force: true });
+  };
   try {
     const demo = options.config === undefined;
     const note = listeningNote(options.host, service.baseUrl, demo);
@@ -124,6 +129,8 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
       // The key pair is generated while the service already listens; this line follows it.
       const sso = await service.demoSso;
       keyFile = await writeDemoSigningKey(sso.samlPrivateKeyPem);
+      // process.exit() skips the finally below (a closed stderr pipe exits at once, see io.ts).
+      process.once('exit', removeKeyNow);
       stderr.write(
         `  SSO: TOKENCLI_CLIENT_SECRET=${shellWord(service.config.apps[0]?.client_secret ?? '')} ${cli} sso` +
           ` --base-url ${shellWord(service.baseUrl)} --client-id ${shellWord(sso.clientId)}` +
@@ -138,6 +145,7 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     process.off('SIGHUP', stop);
     ctx.signal.removeEventListener('abort', stop);
     await service.close();
+    process.off('exit', removeKeyNow);
     await keyFile?.remove();
   }
 }
