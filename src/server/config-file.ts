@@ -1,5 +1,6 @@
 /** Reads the service configuration from a JSON file (`tokencli serve --config FILE`). */
 import { readFile } from 'node:fs/promises';
+import { jsonErrorPlace } from '../text/json-error.js';
 import type { ServiceConfig } from './config.js';
 import { ServiceConfigError } from './config-error.js';
 import { validateServiceConfig } from './config-validation.js';
@@ -22,7 +23,9 @@ export async function loadServiceConfig(path: string): Promise<ServiceConfig> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ServiceConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`, {
+    // Never V8's message: it quotes the text around the mistake, which may be a client secret.
+    const where = jsonErrorPlace(error, text);
+    throw new ServiceConfigError(`config file ${path} is not valid JSON${where ? ` (${where})` : ''}`, {
       hint: 'see the configuration format in README.md',
     });
   }

@@ -52,6 +52,16 @@ describe('tokencli exec', () => {
     expect(JSON.parse(r.stdout)).toEqual([null, null, env.TOKENCLI_CLIENT_ID]);
   });
 
+  test('the command gets the client id even when it came from a flag, not the environment', async () => {
+    const { TOKENCLI_CLIENT_ID: clientId, ...env } = freshEnv();
+    const script = 'process.stdout.write(String(process.env.TOKENCLI_CLIENT_ID))';
+    const r = await runCli(['--client-id', String(clientId), 'exec', '--', process.execPath, '-e', script], {
+      env,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(clientId);
+  });
+
   test('obtains the token exactly as token does: --min-ttl beyond the lifetime fetches a new one', async () => {
     const env = freshEnv();
     const cached = (await runCli(['token'], { env })).stdout.trim();

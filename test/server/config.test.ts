@@ -304,9 +304,20 @@ describe('loadServiceConfig', () => {
     const path = join(dir, 'bad.json');
     writeFileSync(path, '{"apps": [');
     await expect(loadServiceConfig(path)).rejects.toMatchObject({
-      message: expect.stringMatching(new RegExp(`^config file ${path} is not valid JSON: `)),
+      message: `config file ${path} is not valid JSON (at the end of the file)`,
       exitCode: 2,
     });
+  });
+
+  test('invalid JSON is located, never quoted: the text around the mistake may be a secret', async () => {
+    const path = join(dir, 'secret.json');
+    writeFileSync(path, '{\n  "apps": [{"client_secret": s3cret-value}]\n}');
+    const error: Error = await loadServiceConfig(path).then(
+      () => new Error('accepted'),
+      (e: Error) => e,
+    );
+    expect(error.message).toMatch(new RegExp(`^config file ${path} is not valid JSON`));
+    expect(error.message).not.toContain('s3cret');
   });
 
   test('an invalid key is reported with the file and the key path', async () => {

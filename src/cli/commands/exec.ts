@@ -33,6 +33,8 @@ export async function run(options: ExecOptions, ctx: Deps, argv: string[]): Prom
     TOKENCLI_ACCESS_TOKEN: record.access_token,
     TOKENCLI_TOKEN_EXPIRES_AT: record.expires_at,
     TOKENCLI_BASE_URL: service.baseUrl,
+    // tokeninfo and other calls of the platform want the client id beside the token.
+    TOKENCLI_CLIENT_ID: service.clientId,
   };
   // CMD gets the token, not what obtained it: the password and client secret stay with tokencli.
   for (const name of WITHHELD_VARIABLES) delete env[name];

@@ -25,7 +25,10 @@ type Route = (control: ServiceControl, body: unknown) => JsonReply;
 function clockReply(control: ServiceControl): JsonReply {
   return {
     status: 200,
-    body: { time: new Date(control.clock.now()).toISOString(), offset_seconds: control.clock.offsetSeconds },
+    body: {
+      time: new Date(control.clock.now()).toISOString(),
+      clock_offset_seconds: control.clock.offsetSeconds,
+    },
   };
 }
 

@@ -77,7 +77,7 @@ describe('clock', () => {
     const before = await control(service, 'GET', 'clock');
     const moved = await control(service, 'POST', 'clock', { advance_seconds: 3600 });
     expect(moved.status).toBe(200);
-    expect(moved.body.offset_seconds).toBe(3600);
+    expect(moved.body.clock_offset_seconds).toBe(3600);
     expect(
       Date.parse(moved.body.time as string) - Date.parse(before.body.time as string),
     ).toBeGreaterThanOrEqual(3600_000);
