@@ -5,8 +5,9 @@
  * the client and the local service.
  */
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+// 8-bit CSI (U+009B) with its parameters, then ESC-introduced CSI / OSC / other sequences.
 const ESCAPES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
   /\u009b[0-?]*[ -/]*[@-~]|\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROLS_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
