@@ -180,7 +180,7 @@ class Writer {
         const fields = splitSignature(type.slice(1, -1));
         if (fields.length !== value.length) throw mismatch();
         this.align(8);
-        fields.forEach((field, i) => this.value(field, value[i] as WireValue));
+        for (const [i, field] of fields.entries()) this.value(field, value[i] as WireValue);
         return;
       }
       default:
@@ -226,7 +226,7 @@ export function encodeMethodCall(serial: number, call: MethodCall): Buffer {
   }
   // The body is marshalled as if it started at offset 0: the header before it ends 8-aligned.
   const body = new Writer();
-  types.forEach((type, i) => body.value(type, values[i] as WireValue));
+  for (const [i, type] of types.entries()) body.value(type, values[i] as WireValue);
   const bodyBytes = body.toBuffer();
 
   const m = new Writer();
