@@ -214,20 +214,27 @@ class Writer {
   }
 }
 
+/**
+ * Marshals a message body: `values` by `signature`, little-endian, aligned as when it follows a
+ * header (which always ends 8-aligned). Throws a TypeError when a value does not fit its type.
+ */
+export function encodeBody(signature: string, values: WireValue[]): Buffer {
+  const types = splitSignature(signature);
+  if (types.length !== values.length) {
+    throw new TypeError(`${values.length} values for the D-Bus signature "${signature}"`);
+  }
+  const body = new Writer();
+  for (const [i, type] of types.entries()) body.value(type, values[i] as WireValue);
+  return body.toBuffer();
+}
+
 /** Encodes one METHOD_CALL message with the given serial. */
 export function encodeMethodCall(serial: number, call: MethodCall): Buffer {
   const { signature, values } = call.body ?? {
     signature: 's'.repeat(call.args?.length ?? 0),
     values: call.args ?? [],
   };
-  const types = splitSignature(signature);
-  if (types.length !== values.length) {
-    throw new TypeError(`${values.length} values for the D-Bus signature "${signature}"`);
-  }
-  // The body is marshalled as if it started at offset 0: the header before it ends 8-aligned.
-  const body = new Writer();
-  for (const [i, type] of types.entries()) body.value(type, values[i] as WireValue);
-  const bodyBytes = body.toBuffer();
+  const bodyBytes = encodeBody(signature, values);
 
   const m = new Writer();
   m.byte(0x6c); // 'l': little endian
