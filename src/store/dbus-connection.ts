@@ -2,8 +2,8 @@
  * One connection to the D-Bus session bus, in plain JavaScript over the socket: the SASL handshake
  * (AUTH EXTERNAL), then method calls answered by serial (D-Bus specification, "Authentication
  * Protocol" and "Message Protocol"). Every step runs under a time limit: a bus that accepts the
- * connection and never answers is given up, and the socket destroyed (SPEC.md §2.7). The socket
- * does not keep the process alive by itself; a pending step's timer does, until it settles.
+ * connection and never answers is given up, and the socket destroyed (SPEC.md §2.7). An open
+ * connection keeps the process alive only while a call awaits its answer.
  */
 import { connect, type Socket } from 'node:net';
 import { formatSeconds } from '../text/seconds.js';
@@ -95,7 +95,6 @@ export class DbusConnection {
 
   /** AUTH EXTERNAL with our uid. */
   async #authenticate(): Promise<void> {
-    this.#socket.unref();
     const uid = String(process.getuid?.() ?? '');
     this.#socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid, 'ascii').toString('hex')}\r\n`);
     const line = (await this.#next()) as Buffer;
@@ -111,13 +110,17 @@ export class DbusConnection {
 
   #fail(error: Error): void {
     if (error instanceof SocketFailure) this.#failure ??= error;
-    this.#waiting?.reject(error);
+    const waiting = this.#waiting;
     this.#waiting = undefined;
+    this.#socket.unref();
+    waiting?.reject(error);
   }
 
   #next(): Promise<Buffer | Reply> {
     if (this.#failure) return Promise.reject(this.#failure);
     if (this.#closed) return Promise.reject(new Error('connection closed'));
+    // Only a pending answer keeps the process alive; an idle open connection does not.
+    this.#socket.ref();
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
       this.#drain();
@@ -151,6 +154,7 @@ export class DbusConnection {
   #settle(value: Buffer | Reply): void {
     const waiting = this.#waiting;
     this.#waiting = undefined;
+    this.#socket.unref();
     waiting?.resolve(value);
   }
 }
