@@ -18,6 +18,8 @@ class SocketFailure extends Error {}
 export class DbusConnection {
   readonly #socket: Socket;
   readonly #timeoutMs: number;
+  /** When the current time budget (one probe, or one read) runs out: steps share it. */
+  #deadline: number;
   #buffer = Buffer.alloc(0);
   #serial = 0;
   #waiting: { resolve: (value: Buffer | Reply) => void; reject: (error: Error) => void } | undefined;
@@ -30,6 +32,7 @@ export class DbusConnection {
   private constructor(socket: Socket, timeoutMs: number) {
     this.#socket = socket;
     this.#timeoutMs = timeoutMs;
+    this.#deadline = Date.now() + timeoutMs;
     socket.on('data', (chunk) => this.#receive(chunk));
     socket.on('error', (error: NodeJS.ErrnoException) =>
       this.#fail(new SocketFailure(error.code ?? error.message)),
@@ -39,7 +42,8 @@ export class DbusConnection {
 
   /**
    * Connects to the socket at `path`, authenticates and says Hello.
-   * @throws DbusStepError naming `stage` when that fails or takes longer than `timeoutMs`.
+   * @throws DbusStepError naming `stage` when that fails or takes longer than `timeoutMs`. The
+   *   steps after it share the same budget until {@link newBudget}.
    */
   static async open(path: string, timeoutMs: number, stage: string): Promise<DbusConnection> {
     const connection = new DbusConnection(connect(path), timeoutMs);
@@ -55,16 +59,21 @@ export class DbusConnection {
     return connection;
   }
 
+  /** Starts a fresh `timeoutMs` budget for the steps that follow (one keychain call each). */
+  newBudget(): void {
+    this.#deadline = Date.now() + this.#timeoutMs;
+  }
+
   /**
-   * Runs `work` (calls on this connection) under the time limit; on failure or timeout the
-   * connection is closed and a DbusStepError naming `stage` thrown.
+   * Runs `work` (calls on this connection) within what is left of the budget; on failure or
+   * timeout the connection is closed and a DbusStepError naming `stage` thrown.
    */
   async step<T>(stage: string, work: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new DbusStepError(`${stage} did not answer within ${formatSeconds(this.#timeoutMs)}s`)),
-        this.#timeoutMs,
+        Math.max(0, this.#deadline - Date.now()),
       );
     });
     try {

@@ -63,7 +63,7 @@ export async function probeSecretService(
 
 /**
  * Runs the probe and, when it passes, keeps its connection open for reading an item
- * (secret-service-reader.ts). Never rejects; each step is given up after about `timeoutMs`.
+ * (secret-service-reader.ts). Never rejects, never takes longer than about `timeoutMs`.
  */
 export async function openSecretService(
   timeoutMs: number,

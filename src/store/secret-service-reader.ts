@@ -26,6 +26,7 @@ export async function readSecretText(
   connection: DbusConnection,
   attributes: ReadonlyMap<string, string>,
 ): Promise<SecretRead> {
+  connection.newBudget(); // a keychain call of its own, given up after the same limit (SPEC.md §2.7)
   try {
     return await connection.step('the Secret Service', () => read(connection, attributes));
   } catch (error) {

@@ -54,7 +54,9 @@ function answer(replySerial: number, signature: string, values: WireValue[], err
   ]);
 }
 
-type Reply = [signature: string, values: WireValue[], errorName?: string] | 'silence';
+type Answer = [signature: string, values: WireValue[], errorName?: string];
+/** An answer, no answer ever, or an answer after a delay in ms. */
+type Reply = Answer | 'silence' | { afterMs: number; answer: Answer };
 
 const PROBE: Reply[] = [
   ['s', [':1.1']], // Hello
@@ -104,7 +106,11 @@ describe('readSecretText over a scripted bus', () => {
           buffer = buffer.subarray(decoded.size);
           calls.push(decoded.reply.body);
           const reply = replies[calls.length - 1];
-          if (reply && reply !== 'silence') socket.write(answer(serial, ...reply));
+          if (Array.isArray(reply)) socket.write(answer(serial, ...reply));
+          else if (reply && reply !== 'silence') {
+            const { afterMs, answer: late } = reply;
+            setTimeout(() => socket.writable && socket.write(answer(serial, ...late)), afterMs);
+          }
         }
       });
     });
@@ -172,6 +178,20 @@ describe('readSecretText over a scripted bus', () => {
       unread: 'the Secret Service opened no plain session (org.freedesktop.DBus.Error.NotSupported)',
     });
     opened.connection.close();
+  });
+
+  it('gives the whole probe one time limit, not one per step', async () => {
+    // Hello answered after 300 ms, then ReadAlias never: given up 400 ms from the start (not 700).
+    const [hello] = PROBE as [Answer];
+    const { env } = await bus([{ afterMs: 300, answer: hello }, 'silence']);
+    const started = Date.now();
+    expect(await openSecretService(400, env)).toEqual({
+      ok: false,
+      reason: 'the Secret Service did not answer within 0.4s',
+    });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(390);
+    expect(elapsed).toBeLessThan(650);
   });
 
   it('gives up on a service that stops answering after the probe, and hangs up', async () => {
