@@ -73,10 +73,12 @@ async function read(
     member: 'GetSecret',
     body: { signature: 'o', values: [sessionPath] },
   });
-  const value = Array.isArray(secret.body[0]) ? secret.body[0][2] : undefined;
+  const [, parameters, value] = Array.isArray(secret.body[0]) ? secret.body[0] : [];
   if (secret.isError || !Buffer.isBuffer(value)) {
     return { unread: `the Secret Service gave no secret (${secret.errorName ?? 'unexpected reply'})` };
   }
+  // A plain session's secrets carry no parameters (§7.2); anything else is not plain text.
+  if (!Buffer.isBuffer(parameters) || parameters.length > 0) return { unread: 'the secret is not plain' };
   try {
     return { text: strictUtf8.decode(value) };
   } catch {

@@ -160,6 +160,14 @@ describe('readSecretText over a scripted bus', () => {
       ],
       'the secret is not UTF-8 text',
     ],
+    [
+      'a secret with transfer parameters (not a plain session’s)',
+      [
+        ['aoao', [['/c/1'], []]],
+        ['(oayays)', [['/s', Buffer.from([1, 2]), Buffer.from('abc'), 'text/plain']]],
+      ],
+      'the secret is not plain',
+    ],
   ] as [string, Reply[], string][])('declines %s', async (_, afterSession, reason) => {
     const { env } = await bus([...PROBE, ['vo', [{ signature: 's', value: '' }, '/s']], ...afterSession]);
     const opened = await openSecretService(2000, env);
