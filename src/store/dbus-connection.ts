@@ -26,8 +26,8 @@ export class DbusConnection {
   #authenticated = false;
   #pendingSerial = 0;
   #closed = false;
-  /** The socket's own failure (a connection error or close), reported by every later call. */
-  #failure: SocketFailure | undefined;
+  /** The socket's end (an error, or the peer closing it), reported by every later call. */
+  #failure: Error | undefined;
 
   private constructor(socket: Socket, timeoutMs: number) {
     this.#socket = socket;
@@ -118,7 +118,7 @@ export class DbusConnection {
   }
 
   #fail(error: Error): void {
-    if (error instanceof SocketFailure) this.#failure ??= error;
+    this.#failure ??= error;
     const waiting = this.#waiting;
     this.#waiting = undefined;
     this.#socket.unref();
