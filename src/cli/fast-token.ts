@@ -43,6 +43,9 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
     const store: CredentialStore = await openStore({
       kind: settings.storeKind,
       configDir: settings.configDir,
+      // On Linux the token is read over the keychain probe's D-Bus connection, without loading
+      // the native keyring module; anything but a plain read falls back to it (open-store.ts).
+      lazyKeyring: true,
       warn: (line) => {
         if (reading) readWarned.push(line);
         else openWarnings.push(line);

@@ -11,7 +11,7 @@
 import type * as Keyring from '@napi-rs/keyring';
 import { ExitCode, TokencliError } from '../errors.js';
 import { formatSeconds } from '../text/seconds.js';
-import { parseTokenRecord } from './token-record-shape.js';
+import { parseTokenRecordText } from './token-record-shape.js';
 import type { CredentialStore, TokenRecord } from './types.js';
 
 export type KeyringModule = typeof Keyring;
@@ -20,6 +20,21 @@ export type KeyringModule = typeof Keyring;
 export const KEYCHAIN_SERVICE = 'tokencli';
 
 const TOKENS_SUFFIX = '/tokens';
+
+/** The account of a profile's token record; its client secret is `<profile>/client_secret`. */
+export const tokensAccount = (profile: string): string => profile + TOKENS_SUFFIX;
+
+/**
+ * The Secret Service attributes `@napi-rs/keyring` files an entry under (keyring-rs's Secret
+ * Service store: `service` and `username`, nothing else), for reading an entry without it
+ * (secret-service-reader.ts). test/store/keychain.test.ts checks them against entries it writes.
+ */
+export const secretServiceAttributes = (account: string): ReadonlyMap<string, string> =>
+  new Map([
+    ['service', KEYCHAIN_SERVICE],
+    ['username', account],
+  ]);
+
 const SECRET_SUFFIX = '/client_secret';
 
 // Pin Linux to the Secret Service: the default silently falls back to the kernel keyring, which
@@ -56,16 +71,10 @@ export class KeychainStore implements CredentialStore {
   }
 
   async getTokens(profile: string): Promise<TokenRecord | undefined> {
-    const account = profile + TOKENS_SUFFIX;
+    const account = tokensAccount(profile);
     const text = await this.#call('read', (signal) => this.#entry(account).getPassword(signal));
     if (text === null || text === undefined) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return this.#setAside(profile, text, 'it is not valid JSON');
-    }
-    const parsed = parseTokenRecord(value);
+    const parsed = parseTokenRecordText(text);
     return 'record' in parsed ? parsed.record : this.#setAside(profile, text, parsed.problem);
   }
 

@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { ExitCode, InputError, TokencliError } from '../errors.js';
 import { FileStore } from './file-store.js';
-import type { KeyringModule } from './keychain-store.js';
+import type { KeychainStore, KeyringModule } from './keychain-store.js';
 import { MemoryStore } from './memory-store.js';
 import type { CredentialStore, StoreKind } from './types.js';
 
@@ -25,6 +25,13 @@ export interface OpenStoreOptions {
   warn: (line: string) => void;
   /** How long a keychain probe or call may take before it is given up (default 3000 ms). */
   keychainTimeoutMs?: number | undefined;
+  /**
+   * For the cached-token fast path (src/cli/fast-token.ts): on the Secret Service platforms the
+   * keychain store reads the token record over the probe's own D-Bus connection and loads the
+   * native keyring module only when it needs it (dbus-read-keychain-store.ts). Without it, the
+   * module is loaded here, and a module that does not load makes the default store the file.
+   */
+  lazyKeyring?: boolean | undefined;
 }
 
 const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3_000;
@@ -57,7 +64,11 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
   const filePath = join(options.configDir, 'credentials.json');
   if (kind === 'file') return new FileStore({ path: filePath, warn });
 
-  const opened = await openKeychain(options.keychainTimeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS, warn);
+  const opened = await openKeychain(
+    options.keychainTimeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS,
+    warn,
+    options.lazyKeyring ?? false,
+  );
   if ('store' in opened) return opened.store;
   if (kind === 'keychain') {
     throw new TokencliError(`the OS keychain cannot be used: ${opened.reason}`, {
@@ -73,13 +84,46 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
 async function openKeychain(
   timeoutMs: number,
   warn: (line: string) => void,
+  lazyKeyring: boolean,
 ): Promise<{ store: CredentialStore } | { reason: string }> {
   const secretService = SECRET_SERVICE_PLATFORMS.has(process.platform);
+  if (secretService && lazyKeyring) {
+    const { openSecretService } = await import('./secret-service-probe.js');
+    const probe = await openSecretService(timeoutMs);
+    if (!probe.ok) return { reason: probe.reason };
+    const { DbusReadKeychainStore } = await import('./dbus-read-keychain-store.js');
+    const openNative = async () => {
+      const native = await loadNativeStore(timeoutMs, warn);
+      if ('store' in native) return native.store;
+      throw new TokencliError(`the OS keychain cannot be used: ${native.reason}`, {
+        exitCode: ExitCode.usage,
+        code: 'store',
+        reason: 'keychain_unavailable',
+      });
+    };
+    return { store: new DbusReadKeychainStore({ connection: probe.connection, openNative }) };
+  }
   if (secretService) {
     const { probeSecretService } = await import('./secret-service-probe.js');
     const probe = await probeSecretService(timeoutMs);
     if (!probe.ok) return { reason: probe.reason };
   }
+  const opened = await loadNativeStore(timeoutMs, warn);
+  if (!('store' in opened) || secretService) return opened;
+  // macOS and Windows: one real read of an entry nobody writes proves the keychain answers.
+  try {
+    await opened.store.getClientSecret('.probe');
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) };
+  }
+  return opened;
+}
+
+/** Loads `@napi-rs/keyring` and builds the KeychainStore on it. */
+async function loadNativeStore(
+  timeoutMs: number,
+  warn: (line: string) => void,
+): Promise<{ store: KeychainStore } | { reason: string }> {
   let keyring: KeyringModule;
   try {
     keyring = await import('@napi-rs/keyring');
@@ -88,14 +132,5 @@ async function openKeychain(
     return { reason: `the keyring module does not load on this platform: ${message}` };
   }
   const { KeychainStore } = await import('./keychain-store.js');
-  const store = new KeychainStore({ keyring, timeoutMs, warn });
-  if (!secretService) {
-    // macOS and Windows: one real read of an entry nobody writes proves the keychain answers.
-    try {
-      await store.getClientSecret('.probe');
-    } catch (error) {
-      return { reason: error instanceof Error ? error.message : String(error) };
-    }
-  }
-  return { store };
+  return { store: new KeychainStore({ keyring, timeoutMs, warn }) };
 }

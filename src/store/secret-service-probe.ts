@@ -12,14 +12,12 @@
  * there (or can be started), it has a default keyring, and that keyring is unlocked.
  */
 import { existsSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { formatSeconds } from '../text/seconds.js';
-import { decodeMessage, encodeMethodCall, type MethodCall, type Reply } from './dbus-wire.js';
+import { DbusConnection } from './dbus-connection.js';
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
-const SECRETS = { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets' };
+export const SECRETS = { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets' };
 
 /** Where the session bus listens: DBUS_SESSION_BUS_ADDRESS, else `$XDG_RUNTIME_DIR/bus`. */
 export function sessionBusSocket(env: NodeJS.ProcessEnv): { path: string } | { reason: string } {
@@ -49,136 +47,66 @@ export function sessionBusSocket(env: NodeJS.ProcessEnv): { path: string } | { r
   return { reason: 'the D-Bus session bus address has no unix socket tokencli can use' };
 }
 
+/** An open connection to a Secret Service that passed the probe; close it when done. */
+export type OpenedSecretService = { ok: true; connection: DbusConnection } | { ok: false; reason: string };
+
 /** Runs the probe; never rejects, never takes longer than about `timeoutMs`. */
-export function probeSecretService(
+export async function probeSecretService(
   timeoutMs: number,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ProbeResult> {
-  const target = sessionBusSocket(env);
-  if ('reason' in target) return Promise.resolve({ ok: false, reason: target.reason });
-  return new Promise((resolve) => {
-    let stage = 'the D-Bus session bus';
-    const socket = connect(target.path);
-    const finish = (result: ProbeResult) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(
-      () => finish({ ok: false, reason: `${stage} did not answer within ${formatSeconds(timeoutMs)}s` }),
-      timeoutMs,
-    );
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ ok: false, reason: `cannot reach ${stage}: ${error.code ?? error.message}` }),
-    );
-    const conversation = new Conversation(socket);
-    socket.on('data', (chunk) => conversation.receive(chunk));
-    socket.on('close', () => conversation.fail(new Error('connection closed')));
-    const run = async (): Promise<ProbeResult> => {
-      await conversation.authenticate();
-      await conversation.call({
-        destination: 'org.freedesktop.DBus',
-        path: '/org/freedesktop/DBus',
-        interface: 'org.freedesktop.DBus',
-        member: 'Hello',
-      });
-      stage = 'the Secret Service';
-      const alias = await conversation.call({
-        ...SECRETS,
-        interface: 'org.freedesktop.Secret.Service',
-        member: 'ReadAlias',
-        args: ['default'],
-      });
-      if (alias.isError)
-        return { ok: false, reason: `no Secret Service on the session bus (${alias.errorName})` };
-      if (typeof alias.value !== 'string' || alias.value === '/') {
-        return { ok: false, reason: 'the Secret Service has no default keyring' };
-      }
-      const locked = await conversation.call({
-        destination: SECRETS.destination,
-        path: alias.value,
-        interface: 'org.freedesktop.DBus.Properties',
-        member: 'Get',
-        args: ['org.freedesktop.Secret.Collection', 'Locked'],
-      });
-      if (locked.isError) return { ok: false, reason: `the Secret Service failed (${locked.errorName})` };
-      if (locked.value === true) return { ok: false, reason: 'the default keyring is locked' };
-      return { ok: true };
-    };
-    run().then(finish, (error: Error) => finish({ ok: false, reason: `${stage} failed: ${error.message}` }));
-  });
+  const opened = await openSecretService(timeoutMs, env);
+  if (!opened.ok) return opened;
+  opened.connection.close();
+  return { ok: true };
 }
 
-/** The SASL handshake, then method calls answered by serial. */
-class Conversation {
-  #buffer = Buffer.alloc(0);
-  #serial = 0;
-  #waiting: { resolve: (value: Buffer | Reply) => void; reject: (error: Error) => void } | undefined;
-  #authenticated = false;
-  #pendingSerial = 0;
-
-  constructor(private readonly socket: Socket) {}
-
-  /** AUTH EXTERNAL with our uid (D-Bus specification, "Authentication Protocol"). */
-  async authenticate(): Promise<void> {
-    const uid = String(process.getuid?.() ?? '');
-    this.socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid, 'ascii').toString('hex')}\r\n`);
-    const line = (await this.#next()) as Buffer;
-    if (!line.toString('ascii').startsWith('OK ')) throw new Error('authentication was refused');
-    this.#authenticated = true;
-    this.socket.write('BEGIN\r\n');
+/**
+ * Runs the probe and, when it passes, keeps its connection open for reading an item
+ * (secret-service-reader.ts). Never rejects, never takes longer than about `timeoutMs`.
+ */
+export async function openSecretService(
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<OpenedSecretService> {
+  const target = sessionBusSocket(env);
+  if ('reason' in target) return { ok: false, reason: target.reason };
+  let connection: DbusConnection;
+  try {
+    connection = await DbusConnection.open(target.path, timeoutMs, 'the D-Bus session bus');
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
   }
-
-  async call(call: MethodCall): Promise<Reply> {
-    this.#pendingSerial = ++this.#serial;
-    this.socket.write(encodeMethodCall(this.#pendingSerial, call));
-    return (await this.#next()) as Reply;
+  try {
+    const problem = await connection.step('the Secret Service', () => defaultKeyringProblem(connection));
+    if (problem === undefined) return { ok: true, connection };
+    connection.close();
+    return { ok: false, reason: problem };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
   }
+}
 
-  receive(chunk: Buffer): void {
-    this.#buffer = Buffer.concat([this.#buffer, chunk]);
-    this.#drain();
+/** Why the default keyring cannot serve us without prompting, or undefined when it can. */
+async function defaultKeyringProblem(connection: DbusConnection): Promise<string | undefined> {
+  const alias = await connection.call({
+    ...SECRETS,
+    interface: 'org.freedesktop.Secret.Service',
+    member: 'ReadAlias',
+    args: ['default'],
+  });
+  if (alias.isError) return `no Secret Service on the session bus (${alias.errorName})`;
+  if (typeof alias.value !== 'string' || alias.value === '/') {
+    return 'the Secret Service has no default keyring';
   }
-
-  fail(error: Error): void {
-    this.#waiting?.reject(error);
-    this.#waiting = undefined;
-  }
-
-  #next(): Promise<Buffer | Reply> {
-    return new Promise((resolve, reject) => {
-      this.#waiting = { resolve, reject };
-      this.#drain();
-    });
-  }
-
-  #drain(): void {
-    while (this.#waiting) {
-      if (!this.#authenticated) {
-        const end = this.#buffer.indexOf('\r\n');
-        if (end < 0) return;
-        const line = this.#buffer.subarray(0, end);
-        this.#buffer = this.#buffer.subarray(end + 2);
-        this.#settle(line);
-        continue;
-      }
-      let decoded: ReturnType<typeof decodeMessage>;
-      try {
-        decoded = decodeMessage(this.#buffer);
-      } catch (error) {
-        this.fail(error as Error);
-        return;
-      }
-      if (!decoded) return;
-      this.#buffer = this.#buffer.subarray(decoded.size);
-      // Signals (NameAcquired after Hello) and anything else not answering our call are skipped.
-      if (decoded.reply.replySerial === this.#pendingSerial) this.#settle(decoded.reply);
-    }
-  }
-
-  #settle(value: Buffer | Reply): void {
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.resolve(value);
-  }
+  const locked = await connection.call({
+    destination: SECRETS.destination,
+    path: alias.value,
+    interface: 'org.freedesktop.DBus.Properties',
+    member: 'Get',
+    args: ['org.freedesktop.Secret.Collection', 'Locked'],
+  });
+  if (locked.isError) return `the Secret Service failed (${locked.errorName})`;
+  if (locked.value === true) return 'the default keyring is locked';
+  return undefined;
 }

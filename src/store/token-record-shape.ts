@@ -59,3 +59,14 @@ export function parseTokenRecord(value: unknown): { record: TokenRecord } | { pr
   }
   return { record };
 }
+
+/** {@link parseTokenRecord} of a record stored as JSON text (a keychain entry). */
+export function parseTokenRecordText(text: string): { record: TokenRecord } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: 'it is not valid JSON' };
+  }
+  return parseTokenRecord(value);
+}

@@ -4,6 +4,7 @@
  * (the cached-token fast path, src/cli/fast-token.ts), with the same output and warnings the full
  * CLI gives.
  */
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, type ServeHandle, startServe } from '../helpers/cli.js';
 import { fallbackWarning, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
@@ -22,10 +23,10 @@ afterAll(async () => {
 });
 
 /** Runs `tokencli token` twice in one session, each run's stdout, stderr and exit code marked. */
-async function twice(keyring: 'unlocked' | 'locked', store?: string) {
+async function twice(keyring: 'unlocked' | 'locked', store?: string, secondRunNodeOptions = '') {
   const { env, configDir } = sandbox();
   const run = (n: number) =>
-    `"$NODE" "$BIN" token >"$HOME/out${n}" 2>"$HOME/err${n}"; echo "{\\"run\\":${n},\\"code\\":$?}"; ` +
+    `${n === 2 && secondRunNodeOptions ? `NODE_OPTIONS='${secondRunNodeOptions}' ` : ''}"$NODE" "$BIN" token >"$HOME/out${n}" 2>"$HOME/err${n}"; echo "{\\"run\\":${n},\\"code\\":$?}"; ` +
     `echo "== out${n}"; cat "$HOME/out${n}"; echo "== err${n}"; cat "$HOME/err${n}"; echo "== end${n}"`;
   const result = await runSession(
     { keyring, body: `${run(1)}; ${run(2)}` },
@@ -65,6 +66,16 @@ describe.skipIf(skip)(title, () => {
     expect(first?.stdout).toMatch(/^\S{20,}\n$/);
     expect(second).toEqual({ code: 0, stdout: first?.stdout, stderr: '' });
     expect(tokenRequests(serve.logs()) - before).toBe(1);
+  });
+
+  test('on Linux the cached run reads the keychain without loading the native keyring module', async () => {
+    // The second run cannot load @napi-rs/keyring; were it needed, the run would fall back to the
+    // file store (a warning, a new token) or fail.
+    const forbid = resolve(import.meta.dirname, 'fixtures/forbid-native-keyring.cjs');
+    const { runs, sessionStderr } = await twice('unlocked', 'keychain', `--require ${forbid}`);
+    const [first, second] = runs;
+    expect(first, sessionStderr).toMatchObject({ code: 0, stderr: '' });
+    expect(second).toEqual({ code: 0, stdout: first?.stdout, stderr: '' });
   });
 
   test('the default store falling back to the file warns once per run, cached or not', async () => {

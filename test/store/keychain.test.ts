@@ -5,10 +5,11 @@
  * in .ci/run), where they fail.
  */
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../fs/temp-dirs.js';
 import {
+  type ChildReport,
   child,
   explicitError,
   fallbackWarning,
@@ -18,6 +19,14 @@ import {
 } from './store-child.js';
 
 const missing = missingSecretServiceTools();
+const secretTool = missingSecretServiceTools(['secret-tool']) === undefined || Boolean(process.env.CI);
+const READER_CHILD = resolve(import.meta.dirname, 'fixtures/reader-child.mjs');
+/** What an `open` report says about the store it got. */
+const pick = (report: ChildReport | undefined) => ({
+  kind: report?.kind,
+  location: report?.location,
+  warnings: report?.warnings,
+});
 const skip = missing !== undefined && !process.env.CI;
 const title = `keychain store on a real Secret Service${skip ? ` (skipped: ${missing})` : ''}`;
 if (skip) console.warn(`skipping the keychain tests on a real Secret Service: ${missing}`);
@@ -80,11 +89,14 @@ describe.skipIf(skip)(title, () => {
     const created = await runSession({ keyring: 'unlocked', body: child('open') }, env, configDir);
     expect(created.reports[0], created.stderr).toMatchObject({ kind: 'keychain', warnings: [] });
     const run = await runSession(
-      { keyring: 'locked', body: `${child('open')}; ${child('open', 'keychain')}` },
+      {
+        keyring: 'locked',
+        body: `${child('open')}; ${child('open', 'keychain')}; ${child('lazy-open')}; ${child('lazy-open', 'keychain')}`,
+      },
       env,
       configDir,
     );
-    const [fallback, explicit] = run.reports;
+    const [fallback, explicit, lazyFallback, lazyExplicit] = run.reports;
     expect(fallback, run.stderr).toMatchObject({
       kind: 'file',
       location: join(configDir, 'credentials.json'),
@@ -92,7 +104,59 @@ describe.skipIf(skip)(title, () => {
     });
     expect(explicit?.error).toEqual(explicitError('the default keyring is locked'));
     expect(explicit?.warnings).toEqual([]);
+    // The fast path's store (lazyKeyring) decides the same, without loading the native module.
+    expect(lazyFallback).toMatchObject({ ...pick(fallback), keyringLoaded: false });
+    expect(lazyExplicit).toMatchObject({ error: explicit?.error, warnings: [], keyringLoaded: false });
   });
+
+  it('the fast path reads a record the native module wrote, identically, without loading the module', async () => {
+    const { env, configDir } = sandbox();
+    const body = `${child('write')} && ${child('lazy-read')} && ${child('read')}`;
+    const run = await runSession({ keyring: 'unlocked', body }, env, configDir);
+    expect(run.reports, run.stderr).toHaveLength(3);
+    const [, lazy, read] = run.reports;
+    expect(read?.work).toMatchObject({ access_token: 'keychain-access-token' });
+    expect(lazy).toMatchObject({
+      kind: 'keychain',
+      location: 'OS keychain (Secret Service)',
+      work: read?.work,
+      keyringLoadedAfterRead: false,
+      // Later calls, and entries the reader does not find, go to the native module.
+      secondRead: read?.work,
+      absent: null,
+      keyringLoaded: true,
+      warnings: [],
+    });
+  });
+
+  it.skipIf(!secretTool)(
+    'the JavaScript reader reads what the native module reads, and declines the rest',
+    async () => {
+      const { env, configDir } = sandbox();
+      // Planted behind tokencli's back: two items matching one entry, and a secret that is not UTF-8.
+      const plant = (label: string, bytes: string, account: string, ...more: string[]) =>
+        `printf '${bytes}' | secret-tool store --label=${label} service tokencli username ${account} ${more.join(' ')}`;
+      const body = [
+        plant('one', 'a', 'dup/tokens', 'copy', '1'),
+        plant('two', 'b', 'dup/tokens', 'copy', '2'),
+        plant('bin', '\\377\\376', 'binary/tokens'),
+        `"$NODE" "${READER_CHILD}" "$DIST_URL"`,
+      ].join(' && ');
+      const run = await runSession({ keyring: 'unlocked', body }, env, configDir);
+      const [report] = run.reports;
+      expect(report, run.stderr).toBeDefined();
+      expect(report?.cases).toEqual(Array(4).fill({ nativeSame: true, jsSame: true, js: 'same' }));
+      expect(report?.['absent/tokens']).toEqual({ native: { value: null }, js: { unread: 'no such item' } });
+      expect(report?.['dup/tokens']).toMatchObject({
+        native: { error: expect.any(String) },
+        js: { unread: 'several items match' },
+      });
+      expect(report?.['binary/tokens']).toMatchObject({
+        native: { error: expect.any(String) },
+        js: { unread: 'the secret is not UTF-8 text' },
+      });
+    },
+  );
 
   it('falls back when the Secret Service has no default keyring yet', async () => {
     const { env, configDir } = sandbox();

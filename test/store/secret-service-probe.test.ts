@@ -39,6 +39,7 @@ describe('D-Bus wire format', () => {
       isError: false,
       errorName: undefined,
       value: 'default',
+      body: ['default'],
     });
     expect(decodeMessage(message.subarray(0, message.length - 1))).toBeUndefined();
   });
@@ -60,7 +61,7 @@ describe('D-Bus wire format', () => {
     header.writeUInt32BE(fields.length, 12);
     const message = Buffer.concat([header, fields, Buffer.alloc(4)]); // padded to 8
     expect(decodeMessage(message)).toEqual({
-      reply: { replySerial: 2, isError: true, errorName: 'x.Y', value: undefined },
+      reply: { replySerial: 2, isError: true, errorName: 'x.Y', value: undefined, body: [] },
       size: 16 + fields.length + 4,
     });
   });

@@ -23,10 +23,11 @@ export interface ChildReport {
 }
 
 /** Why the real Secret Service cannot run here, or undefined when it can. */
-export function missingSecretServiceTools(): string | undefined {
-  const missing = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon'].filter((tool) => !onPath(tool));
+export function missingSecretServiceTools(more: string[] = []): string | undefined {
+  const tools = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon', ...more];
+  const missing = tools.filter((tool) => !onPath(tool));
   if (missing.length === 0) return undefined;
-  return `${missing.join(' and ')} not installed (apt-get install dbus gnome-keyring; .ci/run installs them)`;
+  return `${missing.join(' and ')} not installed (apt-get install dbus gnome-keyring libsecret-tools; .ci/run installs them)`;
 }
 
 function onPath(tool: string): boolean {
