@@ -68,6 +68,10 @@ export const LIFETIME_HINT =
 export const TOKEN_TYPE_HINT =
   'nothing was stored; the service issued a kind of token tokencli cannot send — ask its operator for Bearer tokens';
 
+/** For a token that cannot go into a header or a shell's `$(…)`: the service's mistake, not the URL's. */
+export const TOKEN_VALUE_HINT =
+  'nothing was stored or printed; the service issued a token with characters no HTTP header can carry — report it to the service operator';
+
 /** For a 2xx or 3xx body that is not the token service's JSON: probably the wrong URL or a gateway. */
 function unexpectedResponseHint(endpoint: Endpoint): string {
   return `${baseUrlHint(endpoint)}; a proxy or gateway may have answered instead of the service`;
@@ -79,6 +83,7 @@ export function serviceErrorHint(error: ServiceError): string | undefined {
   if (error.reason === 'unexpected_response') return unexpectedResponseHint(context.endpoint);
   if (error.reason === 'bad_lifetime') return LIFETIME_HINT;
   if (error.reason === 'bad_token_type') return TOKEN_TYPE_HINT;
+  if (error.reason === 'bad_token_value') return TOKEN_VALUE_HINT;
   if (error.reason === 'redirect') {
     return 'use the final address as the base URL (--base-url, TOKENCLI_BASE_URL), with https:// and any path prefix it needs';
   }

@@ -11,7 +11,7 @@
  * so src/cli/error-hints.ts words another hint for it.
  */
 /** A field the service got wrong in an answer that is otherwise its own (not a gateway's). */
-export type MalformedReason = 'bad_lifetime' | 'bad_token_type';
+export type MalformedReason = 'bad_lifetime' | 'bad_token_type' | 'bad_token_value';
 
 export class MalformedResponse extends Error {
   readonly reason: MalformedReason | undefined;
@@ -66,6 +66,7 @@ export function optionalToken(obj: Record<string, unknown>, name: string): strin
   if (!TOKEN_CHARS.test(value)) {
     throw new MalformedResponse(
       `${name} holds characters that are not allowed in a token (spaces, control or non-ASCII characters)`,
+      'bad_token_value',
     );
   }
   return value;

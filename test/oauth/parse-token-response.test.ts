@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hintFor, LIFETIME_HINT, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
+import { hintFor, LIFETIME_HINT, TOKEN_TYPE_HINT, TOKEN_VALUE_HINT } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { parseTokenResponse } from '../../src/oauth/parse-token-response.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
@@ -162,8 +162,9 @@ describe('parseTokenResponse', () => {
     expect(error.status).toBe(200);
     expect(error.description).toBe(problem);
     expect(error.message).toBe(`the token service sent an unexpected response (HTTP 200): ${problem}`);
-    // A bad lifetime is the service's mistake, not a wrong URL: its hint says so.
+    // A bad lifetime or token is the service's mistake, not a wrong URL: its hint says so.
     if (/expires_in/.test(problem)) expect(hintFor(error)).toBe(LIFETIME_HINT);
+    else if (/not allowed in a token/.test(problem)) expect(hintFor(error)).toBe(TOKEN_VALUE_HINT);
     else expect(hintFor(error)).toMatch(/base URL/);
   });
 
