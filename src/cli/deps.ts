@@ -14,6 +14,7 @@ import type { HttpSettings, ServiceClient } from '../oauth/types.js';
 import { openStore } from '../store/open-store.js';
 import type { CredentialStore } from '../store/types.js';
 import type { CommandContext } from './context.js';
+import { announceFallback, overrideWarning, storeUnreachable } from './profile-store.js';
 import { findSecret, missingSecret, promptHidden, type SecretSource } from './secrets.js';
 import { type LocalOverrides, requireService, resolveSettings, type Settings } from './settings.js';
 
@@ -63,6 +64,8 @@ export interface Deps extends CommandContext {
    * nothing is shared, so no lock is taken.
    */
   withProfileLock<T>(fn: () => Promise<T>): Promise<T>;
+  /** The client secret this run read from the hidden prompt, if any (kept by rememberProfile). */
+  typedClientSecret(): string | undefined;
   openBrowser: BrowserOpener;
   promptHidden(prompt: string): Promise<string>;
 }
@@ -101,15 +104,23 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
     settingsPromise ??= resolveSettings(ctx, local);
     return settingsPromise;
   };
+  const warn = (line: string) => {
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`${line}\n`);
+  };
+  let typedClientSecret: string | undefined;
   const store = once(async () => {
     const resolved = await settings();
-    return openStore({
-      kind: resolved.storeKind,
-      configDir: resolved.configDir,
-      warn: (line) => {
-        if (!ctx.globals.quiet) ctx.io.stderr.write(`${line}\n`);
-      },
-    });
+    try {
+      return await openStore({
+        kind: resolved.storeKind,
+        configDir: resolved.configDir,
+        warn,
+        onFallback: (reason, filePath) =>
+          announceFallback(resolved, reason, filePath, warn, ctx.globals.quiet),
+      });
+    } catch (error) {
+      throw storeUnreachable(error, resolved);
+    }
   });
   const http = async (): Promise<HttpSettings> => {
     const resolved = await settings();
@@ -120,7 +131,16 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
       ...overrides.http,
     };
   };
-  const service = async (local?: LocalOverrides) => requireService(await settings(local));
+  let overrideWarned = false;
+  const service = async (local?: LocalOverrides) => {
+    const resolved = await settings(local);
+    const coordinates = requireService(resolved);
+    if (!overrideWarned && resolved.overrides.length > 0) {
+      overrideWarned = true;
+      warn(overrideWarning(resolved));
+    }
+    return coordinates;
+  };
 
   const deps: Deps = {
     ...ctx,
@@ -141,8 +161,11 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
       }
       const secret = await findSecret(deps, source);
       if (secret === undefined) throw missingSecret(source, 'save it with `tokencli configure`');
+      // Typed at the prompt: kept with the profile once the service accepts it (rememberProfile).
+      if (!fromStdin && !ctx.io.env[source.envVar]) typedClientSecret = secret;
       return secret;
     },
+    typedClientSecret: () => typedClientSecret,
     async withProfileLock(fn) {
       const [resolved, opened] = await Promise.all([settings(), store()]);
       if (opened.kind === 'none') return fn();

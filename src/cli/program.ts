@@ -96,6 +96,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .option('--timeout-login <seconds>', 'how long to wait for the browser', '300')
     .option('--client-secret-stdin', 'read the client secret from stdin')
     .option('--json', 'print the stored record as JSON')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText(
       'after',
       examples(['tokencli login', 'tokencli login --no-browser   # over SSH: open the URL elsewhere']),
@@ -113,6 +114,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
     .option('--no-store', 'do not store the new token')
     .option('--json', 'print the token and its details as JSON')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText(
       'after',
       examples([
@@ -129,6 +131,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .option('--client-secret-stdin', 'read the client secret from stdin')
     .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
     .option('--json', 'print the new token and its details as JSON')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText('after', examples(['tokencli refresh', 'tokencli refresh --json --profile work']))
     .action(action(() => import('./commands/refresh.js')));
 
@@ -146,6 +149,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
     .option('--no-store', 'do not store the new token')
     .option('--json', 'print the token and its details as JSON')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText(
       'after',
       examples([

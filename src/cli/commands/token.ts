@@ -19,6 +19,8 @@ export interface TokenOptions {
   /** false with `--no-store`. */
   store: boolean;
   json?: boolean;
+  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  showTokens?: boolean;
 }
 
 function parseMinTtl(raw: string): number {
@@ -47,7 +49,7 @@ export async function run(options: TokenOptions, deps: Deps): Promise<void> {
 
   if (options.json) {
     deps.io.stdout.write(
-      `${JSON.stringify(tokenJson(record, settings.profile, source, deps.now()), null, 2)}\n`,
+      `${JSON.stringify(tokenJson(record, settings.profile, source, deps.now(), options.showTokens), null, 2)}\n`,
     );
   } else {
     deps.io.stdout.write(`${record.access_token}\n`);
