@@ -27,7 +27,10 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .description('Obtain and inspect OAuth 2.0 access tokens from the token service')
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'profile to use (env TOKENCLI_PROFILE, default "default")')
+    .option(
+      '--profile <name>',
+      'profile to use (env TOKENCLI_PROFILE, then the active profile, then "default")',
+    )
     .option('--base-url <url>', 'token service base URL (env TOKENCLI_BASE_URL)')
     .option('--client-id <id>', 'client id (env TOKENCLI_CLIENT_ID)')
     .addOption(
@@ -177,9 +180,13 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
 
   program
     .command('status')
-    .description('show each profile: base URL, email, token expiry, store')
+    .description('show each profile: base URL, email, token expiry, store; --check asks the service')
+    .option('--check', "ask the service about each profile's token (exit 0 only if all are usable)")
     .option('--json', 'print as JSON')
-    .addHelpText('after', examples(['tokencli status', 'tokencli status --json']))
+    .addHelpText(
+      'after',
+      examples(['tokencli status', 'tokencli status --json', 'tokencli status --check --profile ci']),
+    )
     .action(action(() => import('./commands/status.js')));
 
   program
@@ -188,6 +195,43 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .option('--purge', 'also remove the stored client secret')
     .addHelpText('after', examples(['tokencli logout', 'tokencli logout --profile ci --purge']))
     .action(action(() => import('./commands/logout.js')));
+
+  const profile = program
+    .command('profile')
+    .description('list, switch, show and remove profiles')
+    .addHelpText(
+      'after',
+      examples([
+        'tokencli profile list',
+        'tokencli profile use work',
+        'tokencli profile show',
+        'tokencli profile remove old --yes',
+      ]),
+    );
+  const profileAction = (name: 'list' | 'use' | 'show' | 'remove') =>
+    action(async () => ({ run: (await import('./commands/profile.js'))[name] }));
+  profile
+    .command('list')
+    .description('every profile in the config file; * marks the active one')
+    .option('--json', 'print as JSON')
+    .action(profileAction('list'));
+  profile
+    .command('use')
+    .description('make a profile the active one (saved in the config file)')
+    .argument('<name>', 'profile name')
+    .action(profileAction('use'));
+  profile
+    .command('show')
+    .description("a profile's settings, store and token state (default: the current one)")
+    .argument('[name]', 'profile name')
+    .option('--json', 'print as JSON')
+    .action(profileAction('show'));
+  profile
+    .command('remove')
+    .description('remove a profile: its settings, tokens and client secret, from every store')
+    .argument('<name>', 'profile name')
+    .option('--yes', 'do not ask for confirmation')
+    .action(profileAction('remove'));
 
   program
     .command('serve')
