@@ -60,6 +60,9 @@ export async function announceFallback(
   quiet: boolean,
 ): Promise<void> {
   if (quiet || settings.config.store_fallback_announced?.includes(settings.profile)) return;
+  // A profile named on purpose that does not exist is about to be an error of its own; a notice
+  // recorded for it would only litter the config file.
+  if (!settings.profileExists && settings.profileSource !== 'default' && !settings.baseUrl) return;
   warn(
     `warning: OS keychain unavailable (${reason}); keeping the credentials of profile "${settings.profile}" in ${filePath}`,
   );
