@@ -121,6 +121,11 @@ describe('a profile is self-contained', () => {
     );
     expect(r.stderr).toMatch(/localhost name the same machine but are different base URLs/);
     expect(r.stderr).not.toMatch(/not logged in/);
+    const info = await runCli(['--profile', 'p', '--base-url', other, 'info'], { env: bareEnv(configDir) });
+    expect(info.code).toBe(4);
+    expect(info.stderr).toMatch(
+      /error: the token stored in profile "p" is for base URL http:\/\/127\.0\.0\.1/,
+    );
 
     // With a password the run works, and neither the profile nor its credentials change.
     const withPassword = await runCli(

@@ -38,6 +38,18 @@ export async function run(options: InfoOptions, deps: Deps): Promise<void> {
   } else {
     const store = await deps.store();
     const record = await store.getTokens(settings.profile);
+    if (record !== undefined && !recordMatches(record, service.baseUrl, service.clientId)) {
+      // Say what differs (e.g. localhost vs 127.0.0.1), not just "nothing stored" (issue 9).
+      const { noUsableToken } = await import('../token-state.js');
+      throw noUsableToken({
+        profile: settings.profile,
+        stored: record,
+        service,
+        minTtlSeconds: 0,
+        force: false,
+        now: deps.now(),
+      });
+    }
     if (!recordMatches(record, service.baseUrl, service.clientId)) {
       throw new NotLoggedInError(
         `no access token stored for profile "${settings.profile}"`,
