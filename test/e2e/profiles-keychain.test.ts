@@ -72,5 +72,21 @@ describe.skipIf(skip)(title, () => {
     expect(status.stdout).toMatch(
       /store\s+unreachable: the credentials of profile "default" are in the OS keychain/,
     );
+
+    // Back where the keychain is: `profile remove` takes the entries out of it too.
+    const removed = await runSession(
+      {
+        keyring: 'unlocked',
+        body: `${cli} profile remove default --yes && ${cli} --base-url ${serve.baseUrl} --client-id ${DEMO.clientId} --store keychain token; echo "exit=$?"`,
+      },
+      { ...env, TOKENCLI_CONFIG_DIR: configDir },
+      configDir,
+    );
+    expect(removed.stderr).toMatch(
+      /Removed profile "default" \(settings, and credentials from the keychain store\)/,
+    );
+    expect(removed.stdout).toMatch(/exit=4/);
+    expect(removed.stderr).toMatch(/error: not logged in \(profile "default"\)/);
+    expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.default).toBeUndefined();
   });
 });
