@@ -21,7 +21,7 @@ const CLIENT_CREDENTIALS =
 const USER_CREDENTIALS =
   'check the email and password (--email or TOKENCLI_EMAIL, --password-stdin or TOKENCLI_PASSWORD)';
 const NEW_ACCESS_TOKEN =
-  'the access token is invalid, expired or revoked; get a new one with tokencli token or tokencli login';
+  'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login';
 
 /** The hint for subcode 018 (SPEC.md §1 rule 10). */
 export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to end your other sessions';
