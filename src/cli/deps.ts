@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import type { HttpSettings, ServiceClient } from '../oauth/types.js';
 import { openStore } from '../store/open-store.js';
 import type { CredentialStore } from '../store/types.js';
+import { type ConfigFile, updateConfig } from './config-file.js';
 import type { CommandContext } from './context.js';
-import { announceFallback, overrideWarning, storeUnreachable } from './profile-store.js';
 import { findSecret, missingSecret, promptHidden, type SecretSource } from './secrets.js';
 import { type LocalOverrides, requireService, resolveSettings, type Settings } from './settings.js';
 
@@ -64,11 +64,26 @@ export interface Deps extends CommandContext {
    * nothing is shared, so no lock is taken.
    */
   withProfileLock<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Re-reads the config file, applies `change`, writes it back if it says so (config-file.ts).
+   * Here rather than imported by profile-store.ts, so that module stays off the start-up chunks.
+   */
+  updateConfig(change: (config: ConfigFile) => boolean): Promise<void>;
   /** The client secret this run read from the hidden prompt, if any (kept by rememberProfile). */
   typedClientSecret(): string | undefined;
   openBrowser: BrowserOpener;
   promptHidden(prompt: string): Promise<string>;
 }
+
+/**
+ * What the profile commands (`status`, `logout`, `profile`) need from the settings, the config file
+ * and the store layer, taken from here: a lazily loaded command that imports those modules without
+ * this one makes the bundler split them off the start-up chunks (one more file for every cached
+ * `tokencli token`; scripts/bundle.mjs).
+ */
+export { configPath } from './config-file.js';
+export { checkProfileName, noSuchProfile } from './settings.js';
+export { openStore };
 
 export function clientSecretSource(fromStdin: boolean): SecretSource {
   return {
@@ -115,10 +130,14 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
         kind: resolved.storeKind,
         configDir: resolved.configDir,
         warn,
-        onFallback: (reason, filePath) =>
-          announceFallback(resolved, reason, filePath, warn, ctx.globals.quiet),
+        // Loaded only when needed: the cached `token` path never falls back or fails here.
+        onFallback: async (reason, filePath) => {
+          const { announceFallback } = await import('./profile-store.js');
+          await announceFallback(resolved, reason, filePath, warn, ctx.globals.quiet, deps.updateConfig);
+        },
       });
     } catch (error) {
+      const { storeUnreachable } = await import('./profile-store.js');
       throw storeUnreachable(error, resolved);
     }
   });
@@ -137,6 +156,7 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
     const coordinates = requireService(resolved);
     if (!overrideWarned && resolved.overrides.length > 0) {
       overrideWarned = true;
+      const { overrideWarning } = await import('./profile-store.js');
       warn(overrideWarning(resolved));
     }
     return coordinates;
@@ -166,6 +186,9 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
       return secret;
     },
     typedClientSecret: () => typedClientSecret,
+    async updateConfig(change) {
+      await updateConfig((await settings()).configDir, change);
+    },
     async withProfileLock(fn) {
       const [resolved, opened] = await Promise.all([settings(), store()]);
       if (opened.kind === 'none') return fn();

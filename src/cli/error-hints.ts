@@ -11,6 +11,7 @@ import type { TokencliError } from '../errors.js';
 import type { NetworkError } from '../http/network-error.js';
 import type { ServiceError } from '../oauth/service-error.js';
 import { GrantType, type GrantTypeValue } from '../oauth/types.js';
+import { profilesHint } from './profile-names.js';
 
 type Details = TokencliError['details'];
 type Endpoint = 'token' | 'tokeninfo' | undefined;
@@ -190,6 +191,13 @@ const HINTS: Record<string, (details: Details) => string> = {
     'pass the certificate (-----BEGIN CERTIFICATE-----) with --sign-cert and the key with --sign-key',
   sign_cert_mismatch: () => 'pass the certificate issued for this key, or leave out --sign-cert',
   assertion_already_signed: () => 'send it as it is, without --sign-key',
+  no_such_profile: (d) =>
+    profilesHint(
+      String(d.profile),
+      String(d.names ?? '')
+        .split('\n')
+        .filter(Boolean),
+    ),
   lock_unwritable: () =>
     'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
 };

@@ -8,7 +8,6 @@ import { GrantType, type TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
 import type { Deps, ServiceCoordinates } from './deps.js';
 import { formatDuration } from './format.js';
-import { keepsInProfile, rememberProfile } from './profile-store.js';
 import { findSecret, missingSecret } from './secrets.js';
 import { recordMatches, toRecord } from './token-record.js';
 
@@ -101,8 +100,9 @@ async function obtainUnlocked(deps: Deps, options: ObtainOptions): Promise<Obtai
   const keep = async (record: TokenRecord) => {
     warnIfMinTtlTooLong(deps, record, options.minTtlSeconds);
     // Flags naming another service than the profile's are for this run only (profile-store.ts).
-    if (save && keepsInProfile(settings)) {
+    if (save && settings.overrides.length === 0) {
       await store.setTokens(settings.profile, record);
+      const { rememberProfile } = await import('./profile-store.js');
       await rememberProfile(deps);
     }
     return record;

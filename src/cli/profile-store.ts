@@ -5,9 +5,9 @@
  * back to say where credentials are when their store cannot be reached here.
  */
 import { ExitCode, TokencliError } from '../errors.js';
-import { updateConfig } from './config-file.js';
+import type { ConfigFile } from './config-file.js';
 import type { Deps } from './deps.js';
-import { DEFAULT_REDIRECT_URI, type Settings } from './settings.js';
+import type { Settings } from './settings.js';
 
 /** Whether this run may keep what it obtains in the profile: not when flags name another service. */
 export function keepsInProfile(settings: Settings): boolean {
@@ -28,10 +28,10 @@ export async function rememberProfile(deps: Deps): Promise<void> {
   if (typed !== undefined && (await store.getClientSecret(settings.profile)) !== typed) {
     await store.setClientSecret(settings.profile, typed);
   }
-  await updateConfig(settings.configDir, (config) => {
+  await deps.updateConfig((config) => {
     const before = config.profiles[settings.profile] ?? {};
     const after = { ...before, base_url: baseUrl, client_id: clientId, store: store.kind };
-    if (settings.redirectUri !== DEFAULT_REDIRECT_URI) after.redirect_uri = settings.redirectUri;
+    if (settings.redirectUriGiven) after.redirect_uri = settings.redirectUri;
     config.profiles[settings.profile] = after;
     return JSON.stringify(before) !== JSON.stringify(after);
   });
@@ -58,6 +58,7 @@ export async function announceFallback(
   filePath: string,
   warn: (line: string) => void,
   quiet: boolean,
+  update: (change: (config: ConfigFile) => boolean) => Promise<void>,
 ): Promise<void> {
   if (quiet || settings.config.store_fallback_announced?.includes(settings.profile)) return;
   // A profile named on purpose that does not exist is about to be an error of its own; a notice
@@ -69,7 +70,7 @@ export async function announceFallback(
   warn(
     'hint: said once per profile; to choose the file store yourself, run `tokencli configure --store file` or set TOKENCLI_STORE=file',
   );
-  await updateConfig(settings.configDir, (config) => {
+  await update((config) => {
     const announced = new Set(config.store_fallback_announced ?? []);
     if (announced.has(settings.profile)) return false;
     config.store_fallback_announced = [...announced, settings.profile].sort();

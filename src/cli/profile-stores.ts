@@ -3,9 +3,8 @@
  * (`status`, `profile show|remove`): a `--store`/TOKENCLI_STORE choice for all, else the store the
  * profile recorded, else the run's default store. Each kind is opened at most once per run.
  */
-import { openStore } from '../store/open-store.js';
 import type { CredentialStore, StoreKind } from '../store/types.js';
-import type { Deps } from './deps.js';
+import { type Deps, openStore } from './deps.js';
 
 export type StoreFor = (profile: string) => Promise<CredentialStore>;
 

@@ -2,12 +2,11 @@
  * Resolves every setting as flag > environment > profile in the config file > default
  * (SPEC.md §2.1). Pure reading and checking; nothing here touches the network or the store.
  */
-import { UsageError } from '../errors.js';
+import { ExitCode, TokencliError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 import type { StoreKind } from '../store/types.js';
 import { type ConfigFile, configDirFrom, type ProfileConfig, readConfig } from './config-file.js';
 import type { CommandContext } from './context.js';
-import { profileNames, profilesHint } from './profile-names.js';
 
 export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 const DEFAULT_TIMEOUT_SECONDS = 30;
@@ -43,6 +42,8 @@ export interface Settings {
   baseUrl: string | undefined;
   clientId: string | undefined;
   redirectUri: string;
+  /** Whether the redirect URI was given (flag, variable, profile) rather than the default. */
+  redirectUriGiven: boolean;
   email: string | undefined;
   storeKind: StoreKind | undefined;
   timeoutMs: number;
@@ -179,6 +180,7 @@ export async function resolveSettings(ctx: CommandContext, local: LocalOverrides
     clientId: clientId?.[0],
     redirectUri:
       local.redirectUri || env.TOKENCLI_REDIRECT_URI || stored.redirect_uri || DEFAULT_REDIRECT_URI,
+    redirectUriGiven: Boolean(local.redirectUri || env.TOKENCLI_REDIRECT_URI || stored.redirect_uri),
     email: local.email || env.TOKENCLI_EMAIL || stored.email || undefined,
     storeKind: storeKind && parseStore(storeKind[0], storeKind[1]),
     timeoutMs: timeout ? parseTimeout(timeout[0], timeout[1]) : DEFAULT_TIMEOUT_SECONDS * 1000,
@@ -201,10 +203,15 @@ export function checkProfileName(profile: string): void {
  * file does not know, with nothing given to stand in for it: a usage error listing the profiles
  * there are and the nearest name (issue 9), rather than "no base URL".
  */
-export function noSuchProfile(settings: Settings): UsageError {
-  const names = profileNames(settings.config);
+export function noSuchProfile(settings: Settings): TokencliError {
+  const names = Object.keys(settings.config.profiles).sort();
   const via = settings.profileSource === 'default' ? '' : ` (from ${settings.profileSource})`;
-  return new UsageError(`no profile "${settings.profile}"${via}`, profilesHint(settings.profile, names));
+  // The hint (the list and the nearest name) is worded by error-hints.ts, loaded only on failure.
+  return new TokencliError(`no profile "${settings.profile}"${via}`, {
+    exitCode: ExitCode.usage,
+    reason: 'no_such_profile',
+    details: { profile: settings.profile, names: names.join('\n') },
+  });
 }
 
 /** The service coordinates every network command needs, or a usage error saying how to give them. */

@@ -26,6 +26,7 @@ function bareEnv(configDir: string, extra: Record<string, string | undefined> = 
   return { TOKENCLI_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: undefined, ...extra };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the tests walk files they wrote themselves, several levels deep
 function readJson(path: string): Record<string, any> {
   return JSON.parse(readFileSync(path, 'utf8'));
 }

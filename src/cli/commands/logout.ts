@@ -1,6 +1,5 @@
 /** `tokencli logout`: removes the profile's stored tokens; `--purge` also its client secret. */
-import type { Deps } from '../deps.js';
-import { noSuchProfile } from '../settings.js';
+import { type Deps, noSuchProfile } from '../deps.js';
 import { note } from '../token-output.js';
 
 export async function run(options: { purge?: boolean }, deps: Deps): Promise<void> {

@@ -5,12 +5,12 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../errors.js';
-import { type ConfigFile, configPath, updateConfig } from '../config-file.js';
-import type { Deps } from '../deps.js';
+import type { ConfigFile } from '../config-file.js';
+import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
 import { profileNames } from '../profile-names.js';
 import { everyStore, profileStores } from '../profile-stores.js';
-import { checkProfileName, noSuchProfile, type Settings } from '../settings.js';
+import type { Settings } from '../settings.js';
 import { note } from '../token-output.js';
 
 function requireKnown(settings: Settings, name: string): void {
@@ -62,7 +62,7 @@ export async function list(options: { json?: boolean }, deps: Deps): Promise<voi
 export async function use(_options: unknown, deps: Deps, name: string): Promise<void> {
   const settings = await deps.settings();
   requireKnown(settings, name);
-  await updateConfig(settings.configDir, (config) => {
+  await deps.updateConfig((config) => {
     config.active_profile = name;
     return true;
   });
@@ -175,7 +175,7 @@ export async function remove(options: { yes?: boolean }, deps: Deps, name: strin
     await store.deleteTokens(name);
     await store.deleteClientSecret(name);
   }
-  await updateConfig(settings.configDir, (config) => forget(config, name));
+  await deps.updateConfig((config) => forget(config, name));
   const where = holding.map((s) => `${s.kind} store`).join(' and ');
   note(deps, `Removed profile "${name}"${where ? ` (settings, and credentials from the ${where})` : ''}.`);
   if (unreachable && settings.config.profiles[name]?.store === 'keychain') {

@@ -6,10 +6,9 @@
  */
 import { ExitCode, TokencliError } from '../../errors.js';
 import type { TokenRecord } from '../../store/types.js';
-import type { Deps } from '../deps.js';
+import { type Deps, noSuchProfile } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
 import { profileStores } from '../profile-stores.js';
-import { noSuchProfile } from '../settings.js';
 
 type Check = 'valid' | 'refused' | 'unreachable' | 'not_logged_in' | 'store_unreachable';
 
