@@ -32,9 +32,14 @@ async function run(
   args: string[],
   env: NodeJS.ProcessEnv,
   answers: string[] | undefined,
+  stdin?: string,
 ): Promise<{ code: number; stdout: string; stderr: string; prompts: string[] }> {
   const prompts: string[] = [];
-  const io = createTestIO({ env: { TOKENCLI_STORE: 'file', ...env }, stdinIsTTY: answers !== undefined });
+  const io = createTestIO({
+    env: { TOKENCLI_STORE: 'file', ...env },
+    stdinIsTTY: answers !== undefined,
+    stdin,
+  });
   const code = await main(args, io, {
     promptHidden: async (prompt) => {
       prompts.push(prompt);
@@ -123,5 +128,24 @@ describe('prompts and the profile', () => {
     expect(atTerminal.code, atTerminal.stderr).toBe(0);
     expect(atTerminal.prompts).toEqual(['Password: ']);
     expect(atTerminal.stdout.trim()).not.toBe('expired-access-token-0123456789');
+  });
+
+  it('profile remove asks on a terminal: "n" keeps the profile, "y" removes it', async () => {
+    const { service, configDir } = await setup();
+    const env = { TOKENCLI_CONFIG_DIR: configDir, TOKENCLI_CLIENT_SECRET: undefined };
+    const flags = ['--profile', 'p', '--base-url', service.baseUrl, '--client-id', DEMO.clientId];
+    expect((await run([...flags, 'configure'], env, [DEMO.clientSecret])).code).toBe(0);
+
+    const kept = await run(['profile', 'remove', 'p'], env, [], 'n\n');
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toContain('Remove profile "p": its settings, tokens and client secret? [y/N]');
+    expect(kept.stderr).toContain('error: profile "p" was not removed');
+    expect((await credentials(configDir)).profiles.p?.client_secret).toBe(DEMO.clientSecret);
+
+    const removed = await run(['profile', 'remove', 'p'], env, [], 'y\n');
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((await credentials(configDir)).profiles.p).toBeUndefined();
+    const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8'));
+    expect(config.profiles.p).toBeUndefined();
   });
 });

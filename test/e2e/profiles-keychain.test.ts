@@ -72,6 +72,11 @@ describe.skipIf(skip)(title, () => {
     expect(status.stdout).toMatch(
       /store\s+unreachable: the credentials of profile "default" are in the OS keychain/,
     );
+    const check = await runCli(['status', '--check'], {
+      env: { ...env, TOKENCLI_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: undefined },
+    });
+    expect(check.code).toBe(4);
+    expect(check.stdout).toMatch(/check\s+store unreachable/);
 
     // Back where the keychain is: `profile remove` takes the entries out of it too.
     const removed = await runSession(
