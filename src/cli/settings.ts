@@ -153,7 +153,11 @@ export async function resolveSettings(ctx: CommandContext, local: LocalOverrides
   const checkedBaseUrl = baseUrl && checkBaseUrl(baseUrl[0], baseUrl[1]);
   const overrides: ServiceOverride[] = [];
   if (checkedBaseUrl && stored.base_url && baseUrl[1] !== `${inProfile} base_url`) {
-    const recorded = stored.base_url.replace(/\/+$/, '');
+    // Compared in the same normal form (URL parsing: host case, default port, trailing slash).
+    let recorded = stored.base_url.replace(/\/+$/, '');
+    try {
+      recorded = new URL(stored.base_url).href.replace(/\/+$/, '');
+    } catch {}
     if (recorded !== checkedBaseUrl)
       overrides.push({ setting: 'base URL', recorded, given: checkedBaseUrl, source: baseUrl[1] });
   }
