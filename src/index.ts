@@ -221,6 +221,15 @@ export async function getTokenInfo(options: GetTokenInfoOptions = {}): Promise<T
       throw new NotLoggedInError(`no access token stored for profile "${settings.profile}"`);
     }
     accessToken = record.access_token;
+    const { fetchTokenInfo } = await import('./oauth/tokeninfo.js');
+    try {
+      return await fetchTokenInfo(await deps.client(), accessToken, { signal: deps.signal });
+    } catch (error) {
+      // A refused cached token is dropped, so the next getToken renews it (issue 9 item 4).
+      const { dropRefusedAccessToken, refusesAccessToken } = await import('./cli/stale-token.js');
+      if (refusesAccessToken(error)) await dropRefusedAccessToken(deps, record);
+      throw error;
+    }
   }
   const { fetchTokenInfo } = await import('./oauth/tokeninfo.js');
   return fetchTokenInfo(await deps.client(), accessToken, { signal: deps.signal });

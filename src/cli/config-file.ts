@@ -1,6 +1,7 @@
 /**
  * `<config dir>/config.json`: per-profile settings, never secrets (SPEC.md §2.1).
- * Read on every command, written only by `configure`.
+ * Read on every command; written by `configure`, `profile use|remove`, and by every command that
+ * obtains a token (the profile records the service and store that hold its credentials).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,13 @@ export interface ProfileConfig {
 }
 
 export interface ConfigFile {
+  /** The profile `tokencli profile use NAME` chose; after `--profile` and TOKENCLI_PROFILE. */
+  active_profile?: string;
+  /**
+   * Profiles already told that the OS keychain could not be reached and their credentials are
+   * kept in the file instead: the warning is said once per profile (issue 9), not on every run.
+   */
+  store_fallback_announced?: string[];
   profiles: Record<string, ProfileConfig>;
 }
 
@@ -75,7 +83,20 @@ export function parseConfig(text: string, path: string): ConfigFile {
       if (typeof value !== expected) throw invalid(path, `profiles.${name}.${key} must be a ${expected}`);
     }
   }
-  return { profiles: profiles as Record<string, ProfileConfig> };
+  const config: ConfigFile = { profiles: profiles as Record<string, ProfileConfig> };
+  const active = (data as { active_profile?: unknown }).active_profile;
+  if (active !== undefined) {
+    if (typeof active !== 'string') throw invalid(path, '"active_profile" must be a string');
+    config.active_profile = active;
+  }
+  const announced = (data as { store_fallback_announced?: unknown }).store_fallback_announced;
+  if (announced !== undefined) {
+    if (!Array.isArray(announced) || !announced.every((name) => typeof name === 'string')) {
+      throw invalid(path, '"store_fallback_announced" must be a list of profile names');
+    }
+    config.store_fallback_announced = announced as string[];
+  }
+  return config;
 }
 
 export async function readConfig(configDir: string): Promise<ConfigFile> {
@@ -87,4 +108,16 @@ export async function readConfig(configDir: string): Promise<ConfigFile> {
 
 export async function writeConfig(configDir: string, config: ConfigFile): Promise<void> {
   await writePrivateFileAtomic(configPath(configDir), `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/**
+ * Re-reads the file and applies `change` to what is there now, so two commands recording different
+ * things (a login here, `profile use` there) do not undo each other's writes.
+ */
+export async function updateConfig(
+  configDir: string,
+  change: (config: ConfigFile) => boolean,
+): Promise<void> {
+  const config = await readConfig(configDir);
+  if (change(config)) await writeConfig(configDir, config);
 }

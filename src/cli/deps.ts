@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { HttpSettings, ServiceClient } from '../oauth/types.js';
 import { openStore } from '../store/open-store.js';
 import type { CredentialStore } from '../store/types.js';
+import { type ConfigFile, updateConfig } from './config-file.js';
 import type { CommandContext } from './context.js';
 import { findSecret, missingSecret, promptHidden, type SecretSource } from './secrets.js';
 import { type LocalOverrides, requireService, resolveSettings, type Settings } from './settings.js';
@@ -63,9 +64,26 @@ export interface Deps extends CommandContext {
    * nothing is shared, so no lock is taken.
    */
   withProfileLock<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Re-reads the config file, applies `change`, writes it back if it says so (config-file.ts).
+   * Here rather than imported by profile-store.ts, so that module stays off the start-up chunks.
+   */
+  updateConfig(change: (config: ConfigFile) => boolean): Promise<void>;
+  /** The client secret this run read from the hidden prompt, if any (kept by rememberProfile). */
+  typedClientSecret(): string | undefined;
   openBrowser: BrowserOpener;
   promptHidden(prompt: string): Promise<string>;
 }
+
+/**
+ * What the profile commands (`status`, `logout`, `profile`) need from the settings, the config file
+ * and the store layer, taken from here: a lazily loaded command that imports those modules without
+ * this one makes the bundler split them off the start-up chunks (one more file for every cached
+ * `tokencli token`; scripts/bundle.mjs).
+ */
+export { configPath } from './config-file.js';
+export { checkProfileName, noSuchProfile } from './settings.js';
+export { openStore };
 
 export function clientSecretSource(fromStdin: boolean): SecretSource {
   return {
@@ -101,15 +119,27 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
     settingsPromise ??= resolveSettings(ctx, local);
     return settingsPromise;
   };
+  const warn = (line: string) => {
+    if (!ctx.globals.quiet) ctx.io.stderr.write(`${line}\n`);
+  };
+  let typedClientSecret: string | undefined;
   const store = once(async () => {
     const resolved = await settings();
-    return openStore({
-      kind: resolved.storeKind,
-      configDir: resolved.configDir,
-      warn: (line) => {
-        if (!ctx.globals.quiet) ctx.io.stderr.write(`${line}\n`);
-      },
-    });
+    try {
+      return await openStore({
+        kind: resolved.storeKind,
+        configDir: resolved.configDir,
+        warn,
+        // Loaded only when needed: the cached `token` path never falls back or fails here.
+        onFallback: async (reason, filePath) => {
+          const { announceFallback } = await import('./profile-store.js');
+          await announceFallback(resolved, reason, filePath, warn, ctx.globals.quiet, deps.updateConfig);
+        },
+      });
+    } catch (error) {
+      const { storeUnreachable } = await import('./profile-store.js');
+      throw storeUnreachable(error, resolved);
+    }
   });
   const http = async (): Promise<HttpSettings> => {
     const resolved = await settings();
@@ -120,7 +150,17 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
       ...overrides.http,
     };
   };
-  const service = async (local?: LocalOverrides) => requireService(await settings(local));
+  let overrideWarned = false;
+  const service = async (local?: LocalOverrides) => {
+    const resolved = await settings(local);
+    const coordinates = requireService(resolved);
+    if (!overrideWarned && resolved.overrides.length > 0) {
+      overrideWarned = true;
+      const { overrideWarning } = await import('./profile-store.js');
+      warn(overrideWarning(resolved));
+    }
+    return coordinates;
+  };
 
   const deps: Deps = {
     ...ctx,
@@ -141,7 +181,13 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
       }
       const secret = await findSecret(deps, source);
       if (secret === undefined) throw missingSecret(source, 'save it with `tokencli configure`');
+      // Typed at the prompt: kept with the profile once the service accepts it (rememberProfile).
+      if (!fromStdin && !ctx.io.env[source.envVar]) typedClientSecret = secret;
       return secret;
+    },
+    typedClientSecret: () => typedClientSecret,
+    async updateConfig(change) {
+      await updateConfig((await settings()).configDir, change);
     },
     async withProfileLock(fn) {
       const [resolved, opened] = await Promise.all([settings(), store()]);

@@ -11,6 +11,7 @@ import type { TokencliError } from '../errors.js';
 import type { NetworkError } from '../http/network-error.js';
 import type { ServiceError } from '../oauth/service-error.js';
 import { GrantType, type GrantTypeValue } from '../oauth/types.js';
+import { profilesHint } from './profile-names.js';
 
 type Details = TokencliError['details'];
 type Endpoint = 'token' | 'tokeninfo' | undefined;
@@ -21,7 +22,7 @@ const CLIENT_CREDENTIALS =
 const USER_CREDENTIALS =
   'check the email and password (--email or TOKENCLI_EMAIL, --password-stdin or TOKENCLI_PASSWORD)';
 const NEW_ACCESS_TOKEN =
-  'the access token is invalid, expired or revoked; get a new one with tokencli token or tokencli login';
+  'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login';
 
 /** The hint for subcode 018 (SPEC.md §1 rule 10). */
 export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to end your other sessions';
@@ -207,6 +208,13 @@ const HINTS: Record<string, (details: Details) => string> = {
     'pass the certificate (-----BEGIN CERTIFICATE-----) with --sign-cert and the key with --sign-key',
   sign_cert_mismatch: () => 'pass the certificate issued for this key, or leave out --sign-cert',
   assertion_already_signed: () => 'send it as it is, without --sign-key',
+  no_such_profile: (d) =>
+    profilesHint(
+      String(d.profile),
+      String(d.names ?? '')
+        .split('\n')
+        .filter(Boolean),
+    ),
   lock_unwritable: () =>
     'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
 };

@@ -34,9 +34,10 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
     const { baseUrl, clientId } = settings;
     if (!baseUrl || !clientId) return false;
 
-    // Warnings while opening (the default store falling back to the file, SPEC.md §2.7) are the
-    // same lines the full CLI prints on this path: printed with the token, or left to the full CLI
-    // (which opens the store again) when handing over. Warnings while reading mean a damaged entry.
+    // Warnings while opening (the default store falling back to the file, SPEC.md §2.7) are left
+    // to the full CLI, which says them once per profile and records that it did (profile-store.ts);
+    // once the profile's store is recorded, later runs open it without a probe and stay here.
+    // Warnings while reading mean a damaged entry.
     const openWarnings: string[] = [];
     const readWarned: string[] = [];
     let reading = false;
@@ -51,6 +52,7 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
         else openWarnings.push(line);
       },
     });
+    if (openWarnings.length > 0) return false;
     // Reading a damaged credentials file moves it aside: leave that, and its warning, to the full CLI.
     if (store.kind === 'file' && !(await loadCredentialsFile(store.location)).ok) return false;
     reading = true;
@@ -63,7 +65,6 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
       return false;
     }
 
-    for (const line of openWarnings) ctx.io.stderr.write(`${line}\n`);
     ctx.io.stdout.write(`${record.access_token}\n`);
     return true;
   } catch {

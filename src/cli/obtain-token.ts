@@ -3,11 +3,12 @@
  * logged in". Runs under a per-profile lock so parallel invocations make one network exchange:
  * whoever waits re-reads the store first and finds the fresh token.
  */
-import { NotLoggedInError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { GrantType, type TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
 import { sanitizeText } from '../text/sanitize.js';
 import type { Deps, ServiceCoordinates } from './deps.js';
+import { formatDuration } from './format.js';
 import { findSecret, missingSecret } from './secrets.js';
 import { recordMatches, toRecord } from './token-record.js';
 
@@ -25,6 +26,21 @@ export interface Obtained {
   source: TokenSource;
 }
 
+/** The life the service gave the token, in whole seconds (its `expires_in`). */
+function wholeLifeSeconds(record: TokenRecord): number {
+  return Math.round((Date.parse(record.expires_at) - Date.parse(record.obtained_at)) / 1000);
+}
+
+/**
+ * How much life a cached token must have left. A `--min-ttl` longer than the token's whole life
+ * could never be met and would renew on every call; it then counts as half that life (issue 9).
+ */
+export function requiredLifeMs(record: TokenRecord, minTtlSeconds: number): number {
+  const wanted = minTtlSeconds * 1000;
+  const life = wholeLifeSeconds(record) * 1000;
+  return life > 0 && wanted > life ? life / 2 : wanted;
+}
+
 /** A stored token usable as it is: same service, at least `minTtl` seconds left. */
 export function freshRecord(
   record: TokenRecord | undefined,
@@ -33,7 +49,8 @@ export function freshRecord(
   now: Date,
 ): TokenRecord | undefined {
   if (!recordMatches(record, service.baseUrl, service.clientId)) return undefined;
-  return Date.parse(record.expires_at) - now.getTime() >= minTtlSeconds * 1000 ? record : undefined;
+  const left = Date.parse(record.expires_at) - now.getTime();
+  return left > 0 && left >= requiredLifeMs(record, minTtlSeconds) ? record : undefined;
 }
 
 function usableRefreshToken(
@@ -82,12 +99,21 @@ async function obtainUnlocked(deps: Deps, options: ObtainOptions): Promise<Obtai
   const { ServiceError } = await import('../oauth/service-error.js');
   const requestOptions = { endOtherSessions: options.endOtherSessions, signal: deps.signal };
   const keep = async (record: TokenRecord) => {
-    if (save) await store.setTokens(settings.profile, record);
+    warnIfMinTtlTooLong(deps, record, options.minTtlSeconds);
+    // Flags naming another service than the profile's are for this run only (profile-store.ts).
+    if (save && settings.overrides.length === 0) {
+      await store.setTokens(settings.profile, record);
+      const { rememberProfile } = await import('./profile-store.js');
+      await rememberProfile(deps);
+    }
     return record;
   };
 
   const refreshToken = usableRefreshToken(stored, service, deps.now());
-  const email = settings.email;
+  const matching = recordMatches(stored, service.baseUrl, service.clientId) ? stored : undefined;
+  // An email given for this run, or the one the stored token was issued to: on a terminal the
+  // password is then asked for (hidden) instead of failing (issue 9).
+  const email = settings.email ?? (deps.io.stdinIsTTY ? matching?.email : undefined);
   const passwordSource = {
     label: 'password',
     stdinFlag: '--password-stdin',
@@ -96,10 +122,15 @@ async function obtainUnlocked(deps: Deps, options: ObtainOptions): Promise<Obtai
   };
   const canUsePassword = email !== undefined || options.passwordFromStdin || !!deps.io.env.TOKENCLI_PASSWORD;
   if (!refreshToken && !canUsePassword) {
-    throw new NotLoggedInError(
-      `not logged in (profile "${settings.profile}")`,
-      'run `tokencli login`, or in CI set TOKENCLI_EMAIL and TOKENCLI_PASSWORD (with TOKENCLI_CLIENT_SECRET)',
-    );
+    const { noUsableToken } = await import('./token-state.js');
+    throw noUsableToken({
+      profile: settings.profile,
+      stored,
+      service,
+      minTtlSeconds: options.minTtlSeconds,
+      force: options.force,
+      now: deps.now(),
+    });
   }
 
   const client = await deps.client(await deps.clientSecret(options.clientSecretFromStdin));
@@ -139,4 +170,13 @@ async function obtainUnlocked(deps: Deps, options: ObtainOptions): Promise<Obtai
   const record = toRecord(tokens, { ...service, grant: 'client_credentials', now: deps.now() });
   if (record.email === undefined) record.email = email;
   return { record: await keep(record), source: 'client_credentials' };
+}
+
+/** Said when a renewal gives a token whose whole life is shorter than `--min-ttl` (see requiredLifeMs). */
+function warnIfMinTtlTooLong(deps: Deps, record: TokenRecord, minTtlSeconds: number): void {
+  const lifeSeconds = wholeLifeSeconds(record);
+  if (deps.globals.quiet || !(lifeSeconds > 0) || minTtlSeconds <= lifeSeconds) return;
+  deps.io.stderr.write(
+    `warning: --min-ttl ${minTtlSeconds}s is longer than a new token's whole life (${formatDuration(lifeSeconds)}); the cached token is used while half its life (${formatDuration(lifeSeconds / 2)}) is left\n`,
+  );
 }

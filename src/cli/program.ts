@@ -35,7 +35,10 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .description('Obtain and inspect OAuth 2.0 access tokens from the token service')
     .version(VERSION, '--version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .option('--profile <name>', 'profile to use (env TOKENCLI_PROFILE; default: default)')
+    .option(
+      '--profile <name>',
+      'profile to use (env TOKENCLI_PROFILE, then the active profile; default: default)',
+    )
     .option('--base-url <url>', 'token service base URL (env TOKENCLI_BASE_URL)')
     .option('--client-id <id>', 'client id (env TOKENCLI_CLIENT_ID)')
     .addOption(
@@ -104,6 +107,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
     .addOption(withDefault('--timeout-login <seconds>', 'how long to wait for the browser', '300'))
     .option('--client-secret-stdin', 'read the client secret from stdin')
     .option('--json', 'print the stored record as JSON')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText(
       'after',
       examples(['tokencli login', 'tokencli login --no-browser   # over SSH: open the URL elsewhere']),
@@ -133,6 +137,7 @@ export function buildProgram(makeDeps: DepsFactory, output: ProgramOutput): Comm
         .default(undefined, 'token'),
     )
     .option('--json', 'print the token and its details as JSON (same as --format json)')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText(
       'after',
       examples([
@@ -172,6 +177,7 @@ ${examples([
     .option('--client-secret-stdin', 'read the client secret from stdin')
     .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
     .option('--json', 'print the new token and its details as JSON')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText('after', examples(['tokencli refresh', 'tokencli refresh --json --profile work']))
     .action(action(() => import('./commands/refresh.js')));
 
@@ -189,6 +195,7 @@ ${examples([
     .option('--end-other-sessions', "end the user's other sessions (endOtherSessions=True)")
     .option('--no-store', 'do not store the new token')
     .option('--json', 'print the token and its details as JSON')
+    .option('--show-tokens', 'show the refresh token unmasked in the JSON')
     .addHelpText(
       'after',
       examples([
@@ -216,9 +223,13 @@ ${examples([
 
   program
     .command('status')
-    .description('show each profile: base URL, email, token expiry, store')
+    .description('show each profile: base URL, email, token expiry, store; --check asks the service')
+    .option('--check', "ask the service about each profile's token (exit 0 only if all are usable)")
     .option('--json', 'print as JSON')
-    .addHelpText('after', examples(['tokencli status', 'tokencli status --json']))
+    .addHelpText(
+      'after',
+      examples(['tokencli status', 'tokencli status --json', 'tokencli status --check --profile ci']),
+    )
     .action(action(() => import('./commands/status.js')));
 
   program
@@ -227,6 +238,43 @@ ${examples([
     .option('--purge', 'also remove the stored client secret')
     .addHelpText('after', examples(['tokencli logout', 'tokencli logout --profile ci --purge']))
     .action(action(() => import('./commands/logout.js')));
+
+  const profile = program
+    .command('profile')
+    .description('list, switch, show and remove profiles')
+    .addHelpText(
+      'after',
+      examples([
+        'tokencli profile list',
+        'tokencli profile use work',
+        'tokencli profile show',
+        'tokencli profile remove old --yes',
+      ]),
+    );
+  const profileAction = (name: 'list' | 'use' | 'show' | 'remove') =>
+    action(async () => ({ run: (await import('./commands/profile.js'))[name] }));
+  profile
+    .command('list')
+    .description('every profile in the config file; * marks the active one')
+    .option('--json', 'print as JSON')
+    .action(profileAction('list'));
+  profile
+    .command('use')
+    .description('make a profile the active one (saved in the config file)')
+    .argument('<name>', 'profile name')
+    .action(profileAction('use'));
+  profile
+    .command('show')
+    .description("a profile's settings, store and token state (default: the current one)")
+    .argument('[name]', 'profile name')
+    .option('--json', 'print as JSON')
+    .action(profileAction('show'));
+  profile
+    .command('remove')
+    .description('remove a profile: its settings, tokens and client secret, from every store')
+    .argument('<name>', 'profile name')
+    .option('--yes', 'do not ask for confirmation')
+    .action(profileAction('remove'));
 
   program
     .command('serve')

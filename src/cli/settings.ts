@@ -2,7 +2,7 @@
  * Resolves every setting as flag > environment > profile in the config file > default
  * (SPEC.md §2.1). Pure reading and checking; nothing here touches the network or the store.
  */
-import { UsageError } from '../errors.js';
+import { ExitCode, TokencliError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 import type { StoreKind } from '../store/types.js';
 import { type ConfigFile, configDirFrom, type ProfileConfig, readConfig } from './config-file.js';
@@ -13,14 +13,37 @@ const DEFAULT_TIMEOUT_SECONDS = 30;
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const STORE_KINDS: readonly StoreKind[] = ['keychain', 'file', 'none'];
 
+/** Where the profile name came from (precedence of SPEC.md §2.1 and issue 9). */
+export type ProfileSource = '--profile' | 'TOKENCLI_PROFILE' | 'active profile' | 'default';
+
+/** A base URL or client id given for this run that differs from what the profile recorded. */
+export interface ServiceOverride {
+  setting: 'base URL' | 'client id';
+  recorded: string;
+  given: string;
+  source: string;
+}
+
 export interface Settings {
   profile: string;
+  profileSource: ProfileSource;
+  /** Whether the config file has an entry for the profile. */
+  profileExists: boolean;
+  /**
+   * The flags or environment variables that name another service than the profile recorded:
+   * used for this run only; the profile's stored credentials are not used with them (issue 9).
+   */
+  overrides: ServiceOverride[];
+  /** Where the store kind came from: a flag or variable (explicit), the profile, or nothing. */
+  storeSource: 'explicit' | 'profile' | undefined;
   configDir: string;
   config: ConfigFile;
   /** No trailing slash; checked for https (or loopback http). */
   baseUrl: string | undefined;
   clientId: string | undefined;
   redirectUri: string;
+  /** Whether the redirect URI was given (flag, variable, profile) rather than the default. */
+  redirectUriGiven: boolean;
   email: string | undefined;
   storeKind: StoreKind | undefined;
   timeoutMs: number;
@@ -94,15 +117,15 @@ function pick<T>(...candidates: Array<[T | undefined, string]>): [T, string] | u
 export async function resolveSettings(ctx: CommandContext, local: LocalOverrides = {}): Promise<Settings> {
   const { globals, io } = ctx;
   const env = io.env;
-  const profile = globals.profile ?? env.TOKENCLI_PROFILE ?? 'default';
-  if (!PROFILE_NAME.test(profile)) {
-    throw new UsageError(
-      `invalid profile name "${profile}"`,
-      'use letters, digits, ".", "_" and "-" (at most 64)',
-    );
-  }
   const configDir = configDirFrom(env);
   const config = await readConfig(configDir);
+  // --profile > TOKENCLI_PROFILE > the active profile saved by `tokencli profile use` > default.
+  const [profile, profileSource] = pick<string>(
+    [globals.profile, '--profile'],
+    [env.TOKENCLI_PROFILE, 'TOKENCLI_PROFILE'],
+    [config.active_profile, 'active profile'],
+  ) ?? ['default', 'default'];
+  checkProfileName(profile);
   const stored: ProfileConfig = config.profiles[profile] ?? {};
   const inProfile = `profile "${profile}"`;
 
@@ -122,14 +145,46 @@ export async function resolveSettings(ctx: CommandContext, local: LocalOverrides
     [stored.timeout, `${inProfile} timeout`],
   );
 
+  const clientId = pick<string>(
+    [globals.clientId, '--client-id'],
+    [env.TOKENCLI_CLIENT_ID, 'TOKENCLI_CLIENT_ID'],
+    [stored.client_id, `${inProfile} client_id`],
+  );
+  const checkedBaseUrl = baseUrl && checkBaseUrl(baseUrl[0], baseUrl[1]);
+  const overrides: ServiceOverride[] = [];
+  if (checkedBaseUrl && stored.base_url && baseUrl[1] !== `${inProfile} base_url`) {
+    // Compared in the same normal form (URL parsing: host case, default port, trailing slash).
+    let recorded = stored.base_url.replace(/\/+$/, '');
+    try {
+      recorded = new URL(stored.base_url).href.replace(/\/+$/, '');
+    } catch {}
+    if (recorded !== checkedBaseUrl)
+      overrides.push({ setting: 'base URL', recorded, given: checkedBaseUrl, source: baseUrl[1] });
+  }
+  if (clientId && stored.client_id && clientId[1] !== `${inProfile} client_id`) {
+    if (clientId[0] !== stored.client_id)
+      overrides.push({
+        setting: 'client id',
+        recorded: stored.client_id,
+        given: clientId[0],
+        source: clientId[1],
+      });
+  }
+
   return {
     profile,
+    profileSource: profileSource as ProfileSource,
+    profileExists: Object.hasOwn(config.profiles, profile),
+    overrides,
+    storeSource:
+      storeKind === undefined ? undefined : storeKind[1] === `${inProfile} store` ? 'profile' : 'explicit',
     configDir,
     config,
-    baseUrl: baseUrl && checkBaseUrl(baseUrl[0], baseUrl[1]),
-    clientId: globals.clientId || env.TOKENCLI_CLIENT_ID || stored.client_id || undefined,
+    baseUrl: checkedBaseUrl,
+    clientId: clientId?.[0],
     redirectUri:
       local.redirectUri || env.TOKENCLI_REDIRECT_URI || stored.redirect_uri || DEFAULT_REDIRECT_URI,
+    redirectUriGiven: Boolean(local.redirectUri || env.TOKENCLI_REDIRECT_URI || stored.redirect_uri),
     email: local.email || env.TOKENCLI_EMAIL || stored.email || undefined,
     storeKind: storeKind && parseStore(storeKind[0], storeKind[1]),
     timeoutMs: timeout ? parseTimeout(timeout[0], timeout[1]) : DEFAULT_TIMEOUT_SECONDS * 1000,
@@ -137,8 +192,48 @@ export async function resolveSettings(ctx: CommandContext, local: LocalOverrides
   };
 }
 
+/** Profile names are file names (lock files) and keychain account names: keep them plain. */
+export function checkProfileName(profile: string): void {
+  if (!PROFILE_NAME.test(profile)) {
+    throw new UsageError(
+      `invalid profile name "${profile}"`,
+      'use letters, digits, ".", "_" and "-" (at most 64)',
+    );
+  }
+}
+
+/**
+ * A profile named on purpose (--profile, TOKENCLI_PROFILE, the active profile) that the config
+ * file does not know, with nothing given to stand in for it: a usage error listing the profiles
+ * there are and the nearest name (issue 9), rather than "no base URL".
+ */
+export function noSuchProfile(settings: Settings): TokencliError {
+  const names = Object.keys(settings.config.profiles).sort();
+  const via = settings.profileSource === 'default' ? '' : ` (from ${settings.profileSource})`;
+  // The hint (the list and the nearest name) is worded by error-hints.ts, loaded only on failure.
+  return new TokencliError(`no profile "${settings.profile}"${via}`, {
+    exitCode: ExitCode.usage,
+    reason: 'no_such_profile',
+    details: { profile: settings.profile, names: names.join('\n') },
+  });
+}
+
 /** The service coordinates every network command needs, or a usage error saying how to give them. */
 export function requireService(settings: Settings): { baseUrl: string; clientId: string } {
+  if (
+    !settings.baseUrl &&
+    !settings.clientId &&
+    !settings.profileExists &&
+    settings.profileSource !== 'default'
+  ) {
+    throw noSuchProfile(settings);
+  }
+  if (!settings.baseUrl && !settings.clientId) {
+    throw new UsageError(
+      `no base URL for profile "${settings.profile}" (and no client id): ${settings.profileExists ? 'the profile is' : 'tokencli is'} not configured`,
+      'pass --base-url and --client-id once (or set TOKENCLI_BASE_URL and TOKENCLI_CLIENT_ID): the profile remembers them; or run `tokencli configure`',
+    );
+  }
   if (!settings.baseUrl) {
     throw new UsageError(
       `no base URL for profile "${settings.profile}"`,

@@ -45,10 +45,12 @@ export function renderToken(
   profile: string,
   source: TokenSource,
   now: Date,
+  /** `--show-tokens`: the refresh token unmasked in the JSON (the access token is always shown). */
+  showTokens = false,
 ): string {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(tokenJson(record, profile, source, now), null, 2)}\n`;
+      return `${JSON.stringify(tokenJson(record, profile, source, now, showTokens), null, 2)}\n`;
     case 'header':
       // RFC 6750 §2.1 spells the scheme "Bearer", whatever token_type the service answered.
       return `Authorization: Bearer ${checkedValue('access token', record.access_token)}\n`;

@@ -10,8 +10,10 @@ export function printTokenJson(
   record: TokenRecord,
   profile: string,
   source: TokenSource,
+  showTokens = false,
 ): void {
-  ctx.io.stdout.write(`${JSON.stringify(tokenJson(record, profile, source, new Date()), null, 2)}\n`);
+  const json = tokenJson(record, profile, source, new Date(), showTokens);
+  ctx.io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
 }
 
 /** "Access token expires in 59m; refresh token in 29d." */

@@ -4,7 +4,7 @@
  */
 import type { TokenSet, TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
-import { secondsUntil } from './format.js';
+import { maskToken, secondsUntil } from './format.js';
 
 export interface RecordContext {
   baseUrl: string;
@@ -51,12 +51,17 @@ export function recordMatches(
   return record !== undefined && record.base_url === baseUrl && record.client_id === clientId;
 }
 
-/** The `--json` document: the same keys whatever produced the token. */
+/**
+ * The `--json` document: the same keys whatever produced the token. The refresh token (a 30-day
+ * credential) is masked like the table unless `showTokens` (SPEC.md §2.6): output pasted into a
+ * bug report must not leak it. The access token is the result, so it is always shown.
+ */
 export function tokenJson(
   record: TokenRecord,
   profile: string,
   source: TokenSource,
   now: Date,
+  showTokens = false,
 ): Record<string, unknown> {
   const json: Record<string, unknown> = {
     access_token: record.access_token,
@@ -65,7 +70,7 @@ export function tokenJson(
     expires_at: record.expires_at,
   };
   if (record.refresh_token !== undefined) {
-    json.refresh_token = record.refresh_token;
+    json.refresh_token = showTokens ? record.refresh_token : maskToken(record.refresh_token);
     if (record.refresh_token_expires_at !== undefined) {
       json.refresh_token_expires_in = Math.max(0, secondsUntil(record.refresh_token_expires_at, now) ?? 0);
       json.refresh_token_expires_at = record.refresh_token_expires_at;

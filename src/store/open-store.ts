@@ -23,6 +23,11 @@ export interface OpenStoreOptions {
   configDir: string;
   /** Receives complete lines, `warning: ` included, for stderr. */
   warn: (line: string) => void;
+  /**
+   * Told instead of `warn` when the default rule falls back to the file store, so the caller can
+   * announce it once per profile rather than on every run; default: one `warn` line.
+   */
+  onFallback?: ((reason: string, filePath: string) => void | Promise<void>) | undefined;
   /** How long a keychain probe or call may take before it is given up (default 3000 ms). */
   keychainTimeoutMs?: number | undefined;
   /**
@@ -75,7 +80,12 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
       exitCode: ExitCode.usage,
       code: 'store',
       reason: 'keychain_unavailable',
+      details: { why: opened.reason },
     });
+  }
+  if (options.onFallback) {
+    await options.onFallback(opened.reason, filePath);
+    return new FileStore({ path: filePath, warn });
   }
   warn(`warning: OS keychain unavailable (${opened.reason}); keeping credentials in ${filePath}`);
   return new FileStore({ path: filePath, warn });

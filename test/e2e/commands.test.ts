@@ -36,7 +36,7 @@ describe('tokencli info', () => {
   test('--json: every field, redirect under redirect_uri, expires_at', async () => {
     const env = demoEnv(serve.baseUrl);
     const token = (await runCli(['token'], { env })).stdout.trim();
-    const r = await runCli(['info', '--json'], { env });
+    const r = await runCli(['info', '--json', '--show-tokens'], { env });
     expect(r.code).toBe(0);
     const info = JSON.parse(r.stdout);
     expect(info).toMatchObject({
@@ -54,7 +54,7 @@ describe('tokencli info', () => {
   test('--token-stdin inspects a piped token; a bogus one is refused with exit 3', async () => {
     const env = demoEnv(serve.baseUrl);
     const token = (await runCli(['token', '--store', 'none'], { env })).stdout;
-    const ok = await runCli(['info', '--token-stdin', '--json'], { env, input: token });
+    const ok = await runCli(['info', '--token-stdin', '--json', '--show-tokens'], { env, input: token });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).access_token).toBe(token.trim());
     const bad = await runCli(['info', '--token-stdin'], { env, input: 'not-a-real-token-0123456789\n' });
@@ -91,7 +91,8 @@ describe('configure, status, logout', () => {
     expect(r.code).toBe(0);
     const config = readFileSync(join(configDir, 'config.json'), 'utf8');
     expect(JSON.parse(config)).toEqual({
-      profiles: { default: { base_url: serve.baseUrl, client_id: DEMO.clientId, store: undefined } },
+      // The profile records the store that holds its secret (issue 9).
+      profiles: { default: { base_url: serve.baseUrl, client_id: DEMO.clientId, store: 'file' } },
     });
     expect(config).not.toContain(DEMO.clientSecret);
     expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);

@@ -157,7 +157,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       description: 'token expired',
       exitCode: ExitCode.refused,
       message: 'the token service refused the request (HTTP 401, invalid_token): token expired',
-      hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token or tokencli login',
+      hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
     });
   });
 });

@@ -77,21 +77,43 @@ export async function run(options: ConfigureOptions, deps: Deps): Promise<void> 
   if (deps.globals.store) profile.store = deps.globals.store;
 
   // Read the secret before writing anything, so a failed read leaves the profile as it was.
+  const keepsSecrets = settings.storeKind !== 'none';
+  const store = keepsSecrets ? await deps.store() : undefined;
+  const storedSecret = store ? await store.getClientSecret(settings.profile) : undefined;
   let secret: string | undefined;
+  let keptStored = false;
   if (options.secret !== false) {
-    secret = await findSecret(deps, clientSecretSource(options.clientSecretStdin === true));
+    const source = clientSecretSource(options.clientSecretStdin === true);
+    if (
+      storedSecret !== undefined &&
+      !source.fromStdin &&
+      !deps.io.env[source.envVar] &&
+      deps.io.stdinIsTTY
+    ) {
+      // An existing profile: say a secret is there, and keep it on an empty answer (issue 9).
+      const typed = await deps.promptHidden('Client secret (one is stored; press Enter to keep it): ');
+      if (typed === '') keptStored = true;
+      else secret = typed;
+    } else {
+      secret = await findSecret(deps, source);
+    }
+  }
+  // The profile records the store that holds its secret and tokens, so later runs look there.
+  if (store && !deps.globals.store && (secret !== undefined || storedSecret !== undefined)) {
+    profile.store = store.kind;
   }
 
   settings.config.profiles[settings.profile] = profile;
   await writeConfig(settings.configDir, settings.config);
   note(deps, `Saved profile "${settings.profile}" to ${configPath(settings.configDir)}.`);
 
-  if (secret !== undefined && settings.storeKind === 'none') {
+  if (secret !== undefined && !store) {
     note(deps, 'The client secret was not saved: the store is "none".');
-  } else if (secret !== undefined) {
-    const store = await deps.store();
+  } else if (secret !== undefined && store) {
     await store.setClientSecret(settings.profile, secret);
     note(deps, `Saved the client secret in the ${store.kind} store (${store.location}).`);
+  } else if (keptStored || (storedSecret !== undefined && options.secret !== false)) {
+    note(deps, `Kept the client secret already stored in the ${store?.kind} store.`);
   } else if (options.secret !== false) {
     note(
       deps,

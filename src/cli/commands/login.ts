@@ -10,6 +10,7 @@ import type { AuthorizationGrant } from '../../login/login-flow.js';
 import { GrantType } from '../../oauth/types.js';
 import type { TokenRecord } from '../../store/types.js';
 import type { Deps } from '../deps.js';
+import { keepsInProfile, rememberProfile } from '../profile-store.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 import { toRecord } from '../token-record.js';
 
@@ -22,6 +23,8 @@ export interface LoginOptions {
   timeoutLogin: string;
   clientSecretStdin?: boolean;
   json?: boolean;
+  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  showTokens?: boolean;
 }
 
 /** `--timeout-login SECONDS`: how long to wait for the browser (default 300). */
@@ -63,7 +66,7 @@ export async function run(options: LoginOptions, deps: Deps): Promise<void> {
     },
   );
   const profile = (await deps.settings()).profile;
-  if (options.json) printTokenJson(deps, record, profile, 'authorization_code');
+  if (options.json) printTokenJson(deps, record, profile, 'authorization_code', options.showTokens);
   const who = record.email ? ` as ${record.email}` : '';
   note(deps, `Logged in${who} (profile ${profile}). ${expirySummary(record)}`);
 }
@@ -122,7 +125,11 @@ export async function browserLogin(
     record.redirect_uri ??= grant.redirect_uri;
     stopIfInterrupted(deps.signal);
     // The profile lock keeps a concurrent `tokencli token` refresh from overwriting the new login.
-    await deps.withProfileLock(() => store.setTokens(settings.profile, record));
+    // Flags naming another service than the profile's are for this run only (profile-store.ts).
+    if (keepsInProfile(settings)) {
+      await deps.withProfileLock(() => store.setTokens(settings.profile, record));
+      await rememberProfile(deps);
+    }
     const who = record.email ? ` as ${record.email}` : '';
     return { result: record, summary: `You are logged in${who}.` };
   };

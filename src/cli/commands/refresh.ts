@@ -9,6 +9,8 @@ export interface RefreshOptions {
   clientSecretStdin?: boolean;
   endOtherSessions?: boolean;
   json?: boolean;
+  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  showTokens?: boolean;
 }
 
 export async function run(options: RefreshOptions, deps: Deps): Promise<void> {
@@ -48,6 +50,6 @@ export async function run(options: RefreshOptions, deps: Deps): Promise<void> {
     return fresh;
   });
 
-  if (options.json) printTokenJson(deps, record, settings.profile, 'refresh_token');
+  if (options.json) printTokenJson(deps, record, settings.profile, 'refresh_token', options.showTokens);
   note(deps, `Refreshed profile "${settings.profile}". ${expirySummary(record)}`);
 }

@@ -14,6 +14,7 @@ import { readInput } from '../../saml/read-input.js';
 import { signAssertion } from '../../saml/sign-assertion.js';
 import type { TokenRecord } from '../../store/types.js';
 import type { Deps } from '../deps.js';
+import { keepsInProfile, rememberProfile } from '../profile-store.js';
 import { assertOneStdinReader } from '../secrets.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 import { toRecord } from '../token-record.js';
@@ -31,6 +32,8 @@ export interface SsoOptions {
   /** false with `--no-store`. */
   store: boolean;
   json?: boolean;
+  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  showTokens?: boolean;
 }
 
 type SamlField = 'SAMLResponse' | 'SAMLAssertion';
@@ -176,12 +179,15 @@ export async function run(options: SsoOptions, deps: Deps): Promise<void> {
   if (record.email === undefined && saml.email !== undefined) record.email = saml.email;
   if (deps.signal.aborted) throw deps.signal.reason;
 
-  const keep = options.store && store.kind !== 'none';
+  const keep = options.store && store.kind !== 'none' && keepsInProfile(settings);
   // The profile lock keeps a concurrent `tokencli token` refresh from overwriting this record.
-  if (keep) await deps.withProfileLock(() => store.setTokens(settings.profile, record));
+  if (keep) {
+    await deps.withProfileLock(() => store.setTokens(settings.profile, record));
+    await rememberProfile(deps);
+  }
 
   // Like `tokencli token`, the result on stdout is the access token (or the JSON document).
-  if (options.json) printTokenJson(deps, record, settings.profile, 'saml2-bearer');
+  if (options.json) printTokenJson(deps, record, settings.profile, 'saml2-bearer', options.showTokens);
   else deps.io.stdout.write(`${record.access_token}\n`);
   const who = record.email ? ` as ${record.email}` : '';
   const where = keep ? `stored in profile ${settings.profile}` : 'not stored';

@@ -11,11 +11,15 @@ export interface TokenOptions extends GetTokenOptions {
   json?: boolean;
   /** token | header | json | env (token-formats.ts). */
   format?: string;
+  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  showTokens?: boolean;
 }
 
 export async function run(options: TokenOptions, deps: Deps): Promise<void> {
   // A contradiction in the flags is reported before any store or network is touched.
   const format = chooseTokenFormat(options);
   const { record, source, settings } = await getToken(options, deps);
-  deps.io.stdout.write(renderToken(format, record, settings.profile, source, deps.now()));
+  deps.io.stdout.write(
+    renderToken(format, record, settings.profile, source, deps.now(), options.showTokens === true),
+  );
 }

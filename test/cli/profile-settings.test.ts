@@ -1,0 +1,81 @@
+/**
+ * Which profile, and whether the run's service is the profile's (issue 9), in-process through the
+ * deps object: --profile > TOKENCLI_PROFILE > the active profile > default; a base URL or client
+ * id that differs from the recorded one (compared in URL normal form) is an override for the run.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeConfig } from '../../src/cli/config-file.js';
+import type { GlobalOptions } from '../../src/cli/context.js';
+import { createDeps } from '../../src/cli/deps.js';
+import { createTestIO } from '../../src/cli/test-io.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function configDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'tokencli-profile-settings-'));
+  dirs.push(dir);
+  await writeConfig(dir, {
+    active_profile: 'work',
+    profiles: {
+      work: { base_url: 'https://work.example', client_id: 'work-client', store: 'file' },
+      home: { base_url: 'https://home.example', client_id: 'home-client' },
+    },
+  });
+  return dir;
+}
+
+function settingsWith(env: NodeJS.ProcessEnv, flags: Partial<GlobalOptions> = {}) {
+  const globals: GlobalOptions = { verbose: false, quiet: true, color: false, ...flags };
+  const deps = createDeps({ io: createTestIO({ env }), globals, signal: new AbortController().signal });
+  return deps.settings();
+}
+
+describe('profile precedence', () => {
+  it('--profile > TOKENCLI_PROFILE > the active profile > default', async () => {
+    const dir = await configDir();
+    const env = { TOKENCLI_CONFIG_DIR: dir };
+    expect(await settingsWith(env)).toMatchObject({ profile: 'work', profileSource: 'active profile' });
+    expect(await settingsWith({ ...env, TOKENCLI_PROFILE: 'home' })).toMatchObject({
+      profile: 'home',
+      profileSource: 'TOKENCLI_PROFILE',
+      baseUrl: 'https://home.example',
+    });
+    expect(await settingsWith({ ...env, TOKENCLI_PROFILE: 'home' }, { profile: 'work' })).toMatchObject({
+      profile: 'work',
+      profileSource: '--profile',
+      storeKind: 'file',
+      storeSource: 'profile',
+    });
+    const empty = await mkdtemp(join(tmpdir(), 'tokencli-profile-settings-'));
+    dirs.push(empty);
+    expect(await settingsWith({ TOKENCLI_CONFIG_DIR: empty })).toMatchObject({
+      profile: 'default',
+      profileSource: 'default',
+      profileExists: false,
+    });
+  });
+
+  it('a differing base URL or client id is an override; the same one in another spelling is not', async () => {
+    const dir = await configDir();
+    const env = { TOKENCLI_CONFIG_DIR: dir };
+    expect((await settingsWith(env, { baseUrl: 'HTTPS://Work.Example:443/' })).overrides).toEqual([]);
+    expect((await settingsWith({ ...env, TOKENCLI_CLIENT_ID: 'work-client' })).overrides).toEqual([]);
+    expect((await settingsWith(env, { baseUrl: 'https://other.example' })).overrides).toEqual([
+      {
+        setting: 'base URL',
+        recorded: 'https://work.example',
+        given: 'https://other.example',
+        source: '--base-url',
+      },
+    ]);
+    expect((await settingsWith({ ...env, TOKENCLI_CLIENT_ID: 'x' })).overrides).toEqual([
+      { setting: 'client id', recorded: 'work-client', given: 'x', source: 'TOKENCLI_CLIENT_ID' },
+    ]);
+  });
+});
