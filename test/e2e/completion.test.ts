@@ -107,6 +107,7 @@ describe.each(['bash', 'zsh', 'fish'])('%s completion', (shell) => {
     expect(sorted(complete('tokencli token --store '))).toEqual(['file', 'keychain', 'none']);
     expect(sorted(complete('tokencli token --format '))).toEqual(['env', 'header', 'json', 'token']);
     expect(sorted(complete('tokencli completion '))).toEqual(['bash', 'fish', 'zsh']);
+    expect(sorted(complete('tokencli profile '))).toEqual(['list', 'remove', 'show', 'use']);
   });
 
   run(`profile names from the config file${reason}`, () => {

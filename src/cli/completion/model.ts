@@ -59,6 +59,8 @@ function flagsOf(command: Command, withHelp: boolean): FlagSpec[] {
 }
 
 function positionalOf(command: Command): Positional {
+  // `profile list|use|show|remove`: the subcommands are the first word's choices.
+  if (command.commands.length > 0) return { choices: command.commands.map((sub) => sub.name()) };
   const [argument] = command.registeredArguments;
   if (!argument) return 'none';
   if (argument.argChoices) return { choices: [...argument.argChoices] };
