@@ -3,7 +3,7 @@
  * terminal — never from a flag value, which would show in `ps` and shell history (SPEC.md §2.1).
  */
 import { ExitCode, TokencliError, UsageError } from '../errors.js';
-import { EscapeSequenceFilter } from '../text/terminal-keys.js';
+import { EscapeSequenceFilter, editHiddenLine } from '../text/terminal-keys.js';
 import type { CommandContext } from './context.js';
 
 export interface SecretSource {
@@ -48,7 +48,10 @@ export async function readStdinSecret(ctx: CommandContext, what: string, flag: s
   return value;
 }
 
-/** Prompts on the terminal without echoing what is typed. Ctrl-C aborts (exit 130). */
+/**
+ * Prompts on the terminal without echoing what is typed. Ctrl-C aborts (exit 130); Ctrl-U clears
+ * what was typed, Ctrl-W erases the last word, Backspace the last character.
+ */
 export function promptHidden(ctx: CommandContext, prompt: string): Promise<string> {
   const { stdin, stderr } = ctx.io;
   const tty = stdin as NodeJS.ReadStream;
@@ -73,8 +76,8 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
         if (char === '\r' || char === '\n' || char === '\u0004') return finish();
         if (char === '\u0003')
           return finish(new TokencliError('interrupted', { exitCode: ExitCode.interrupted }));
-        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
-        else value += char;
+        // Ctrl-U, Ctrl-W and Backspace edit the line as sudo's and ssh's prompts do.
+        value = editHiddenLine(value, char) ?? value + char;
       }
     };
     tty.resume();

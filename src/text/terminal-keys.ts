@@ -61,3 +61,26 @@ export class EscapeSequenceFilter {
     }
   }
 }
+
+/** Ctrl-U: erase the whole line (the terminal's KILL character). */
+const KILL_LINE = '\u0015';
+/** Ctrl-W: erase the word before the cursor (WERASE). */
+const ERASE_WORD = '\u0017';
+
+/**
+ * Applies one typed character to the hidden line as the terminal's own line editing does for
+ * sudo and ssh (termios KILL, WERASE, ERASE): Ctrl-U clears it, Ctrl-W erases the blanks before
+ * the cursor and then the word before them, Backspace or Delete erases one character (a whole
+ * code point, never half of a surrogate pair). Returns undefined for any other character.
+ */
+export function editHiddenLine(line: string, char: string): string | undefined {
+  if (char === KILL_LINE) return '';
+  if (char === ERASE_WORD) {
+    let end = line.length;
+    while (end > 0 && /\s/.test(line.charAt(end - 1))) end--;
+    while (end > 0 && !/\s/.test(line.charAt(end - 1))) end--;
+    return line.slice(0, end);
+  }
+  if (char === '\u007f' || char === '\b') return Array.from(line).slice(0, -1).join('');
+  return undefined;
+}

@@ -68,6 +68,24 @@ describe.skipIf(!hasScript)(
       expect(r.output).toMatch(/\n\S{20,}\r?\n/);
     });
 
+    test('Ctrl-U at the prompt clears what was typed, as sudo and ssh do', async () => {
+      const configDir = tempDir();
+      const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };
+      const typed = `wrong\u0015${DEMO.password}\r`;
+      const r = await onTerminal(['token'], env, /Password for demo@example\.com: /, typed);
+      expect(r.code, r.output).toBe(0);
+      expect(r.output).toMatch(/\n\S{20,}\r?\n/);
+    });
+
+    test('Ctrl-W at the prompt erases the last word (and the blanks before the cursor)', async () => {
+      const configDir = tempDir();
+      const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };
+      const typed = `oops typo\u0017\u0017${DEMO.password} extra\u0017\u007f\r`;
+      const r = await onTerminal(['token'], env, /Password for demo@example\.com: /, typed);
+      expect(r.code, r.output).toBe(0);
+      expect(r.output).toMatch(/\n\S{20,}\r?\n/);
+    });
+
     test('Ctrl-C at the prompt exits 130 and stores nothing', async () => {
       const configDir = tempDir();
       const env = { ...demoEnv(serve.baseUrl, configDir), TOKENCLI_PASSWORD: undefined };

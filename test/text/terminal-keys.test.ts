@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EscapeSequenceFilter } from '../../src/text/terminal-keys.js';
+import { EscapeSequenceFilter, editHiddenLine } from '../../src/text/terminal-keys.js';
 
 /** What the hidden prompt keeps of `chunks`, read one after another. */
 function typed(...chunks: string[]): string {
@@ -35,5 +35,35 @@ describe('EscapeSequenceFilter', () => {
 
   it('keeps non-ASCII text', () => {
     expect(typed('pässwörd€')).toBe('pässwörd€');
+  });
+});
+
+describe('editHiddenLine', () => {
+  /** The line after typing `keys`, as the hidden prompt builds it. */
+  function line(keys: string): string {
+    let value = '';
+    for (const char of keys) value = editHiddenLine(value, char) ?? value + char;
+    return value;
+  }
+
+  it('Ctrl-U clears what was typed so far', () => {
+    expect(line('abc\u0015demo-password')).toBe('demo-password');
+    expect(line('\u0015x')).toBe('x');
+  });
+
+  it('Ctrl-W erases the blanks before the cursor, then the word before them', () => {
+    expect(line('oops typo\u0017')).toBe('oops ');
+    expect(line('oops typo\u0017\u0017')).toBe('');
+    expect(line('one two  \u0017three')).toBe('one three');
+    expect(line('\u0017a')).toBe('a');
+  });
+
+  it('Backspace and Delete erase one character, a whole emoji included', () => {
+    expect(line('ab\u007fc\bd')).toBe('ad');
+    expect(line('x😀\u007f')).toBe('x');
+  });
+
+  it('leaves every other character to be typed', () => {
+    expect(editHiddenLine('a', 'b')).toBeUndefined();
   });
 });
