@@ -89,6 +89,8 @@ export function processIO(): IO {
  * Colours only on a terminal, never with NO_COLOR (any non-empty value, per no-color.org) or
  * `--no-color` (SPEC.md §2.6). FORCE_COLOR turns them on off a terminal too (a CI log, a pager),
  * as in chalk and node: `0` or `false` off, any other value (also empty) on; the two opt-outs win.
+ * A terminal that says `TERM=dumb` (Emacs shell buffers, some CI runners) cannot show escape
+ * sequences: no colours there unless FORCE_COLOR asks, as in node's own colour check.
  */
 export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', noColorFlag: boolean): boolean {
   if (noColorFlag) return false;
@@ -96,5 +98,6 @@ export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', noColorFlag: b
   if (noColor !== undefined && noColor !== '') return false;
   const force = io.env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';
+  if (io.env.TERM === 'dumb') return false;
   return stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
 }

@@ -1,10 +1,12 @@
 /**
- * Colours (SPEC.md §2.6): only on a terminal unless FORCE_COLOR asks for them, and never with
- * NO_COLOR or --no-color, which win over FORCE_COLOR. The `info` table is the coloured output.
+ * Colours (SPEC.md §2.6): only on a terminal unless FORCE_COLOR asks for them, never on a
+ * `TERM=dumb` terminal unless FORCE_COLOR asks, and never with NO_COLOR or --no-color, which win
+ * over FORCE_COLOR. The `info` table is the coloured output.
  */
-import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
 import { demoEnv } from './env.js';
 
 let serve: ServeHandle;
@@ -46,3 +48,41 @@ describe('colours in piped output', () => {
     expect(await info({ FORCE_COLOR: '1' }, ['--no-color'])).not.toContain(ESC);
   });
 });
+
+const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
+
+/** `info` with stdout on a pseudo-terminal (util-linux `script`); resolves with all it printed. */
+function infoOnTerminal(extra: Record<string, string | undefined>) {
+  const command = [process.execPath, BIN, 'info'].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+    env: cleanEnv({ ...demoEnv(serve.baseUrl, configDir), ...extra }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    output += d;
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise<string>((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      expect(code, output).toBe(0);
+      expect(output).toMatch(/approved/);
+      resolve(output);
+    }),
+  );
+}
+
+describe.skipIf(!hasScript)(
+  `colours on a terminal${hasScript ? '' : ' (skipped: `script` is not installed)'}`,
+  () => {
+    test('on by default on a terminal', async () => {
+      expect(await infoOnTerminal({ TERM: 'xterm-256color' })).toContain(ESC);
+    });
+
+    test('none on a terminal that says TERM=dumb, unless FORCE_COLOR asks', async () => {
+      expect(await infoOnTerminal({ TERM: 'dumb' })).not.toContain(ESC);
+      expect(await infoOnTerminal({ TERM: 'dumb', FORCE_COLOR: '1' })).toContain(ESC);
+    });
+  },
+);
