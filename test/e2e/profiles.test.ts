@@ -361,6 +361,34 @@ describe('tokencli profile', () => {
   });
 });
 
+describe('tokencli profile list', () => {
+  test('its columns line up whatever the lengths of the URLs and client ids', async () => {
+    const configDir = tempDir('tokencli-profiles-');
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({
+        active_profile: 'b',
+        profiles: {
+          b: { store: 'keychain' },
+          default: { base_url: 'http://localhost:8080', client_id: 'demo-client', store: 'file' },
+          'longer-name': { base_url: 'https://api.example.com/prefix', client_id: 'x' },
+        },
+      }),
+      { mode: 0o600 },
+    );
+    const r = await runCli(['profile', 'list'], { env: bareEnv(configDir) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        '* b            -                               -            keychain',
+        '  default      http://localhost:8080           demo-client  file',
+        '  longer-name  https://api.example.com/prefix  x            -',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('secrets in JSON', () => {
   test("refresh tokens (and info's access token) are masked unless --show-tokens", async () => {
     const configDir = tempDir('tokencli-profiles-');

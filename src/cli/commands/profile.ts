@@ -51,11 +51,13 @@ export async function list(options: { json?: boolean }, deps: Deps): Promise<voi
     );
     return;
   }
-  const width = Math.max(...rows.map((r) => r.profile.length));
-  const lines = rows.map(
-    (r) =>
-      `${r.active ? '*' : ' '} ${r.profile.padEnd(width)}  ${r.base_url ?? '-'}  ${r.client_id ?? '-'}  ${r.store ?? '-'}`,
-  );
+  // Every column padded to its widest cell, so the columns line up whatever the URLs' lengths.
+  const cells = rows.map((r) => [r.profile, r.base_url ?? '-', r.client_id ?? '-', r.store ?? '-']);
+  const widths = [0, 1, 2].map((column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
+  const lines = cells.map((row, i) => {
+    const padded = row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ');
+    return `${rows[i]?.active ? '*' : ' '} ${padded}`;
+  });
   deps.io.stdout.write(`${lines.join('\n')}\n`);
 }
 
