@@ -3,10 +3,10 @@
  * `TERM=dumb` terminal unless FORCE_COLOR asks, and never with NO_COLOR or --no-color, which win
  * over FORCE_COLOR. The `info` table is the coloured output.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { demoEnv } from './env.js';
 
 let serve: ServeHandle;
@@ -49,28 +49,12 @@ describe('colours in piped output', () => {
   });
 });
 
-const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
-
-/** `info` with stdout on a pseudo-terminal (util-linux `script`); resolves with all it printed. */
-function infoOnTerminal(extra: Record<string, string | undefined>) {
-  const command = [process.execPath, BIN, 'info'].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
-    env: cleanEnv({ ...demoEnv(serve.baseUrl, configDir), ...extra }),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    output += d;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise<string>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      expect(code, output).toBe(0);
-      expect(output).toMatch(/approved/);
-      resolve(output);
-    }),
-  );
+/** `info` with stdout on a pseudo-terminal; resolves with all it printed. */
+async function infoOnTerminal(extra: Record<string, string | undefined>): Promise<string> {
+  const r = await onTerminal(['info'], { ...demoEnv(serve.baseUrl, configDir), ...extra });
+  expect(r.code, r.output).toBe(0);
+  expect(r.output).toMatch(/approved/);
+  return r.output;
 }
 
 describe.skipIf(!hasScript)(

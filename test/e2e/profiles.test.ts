@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { type CliResult, runCli, type ServeHandle, startServe } from '../helpers/cli.js';
+import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { credentialsPath, DEMO, demoEnv, tokenRequests } from './env.js';
 
 let serve: ServeHandle;
@@ -347,6 +348,10 @@ describe('tokencli profile', () => {
     expectError(await runCli(['profile', 'remove', 'b'], { env: base }), 2, /not confirmed/, /--yes/);
     const removed = await runCli(['profile', 'remove', 'b', '--yes'], { env: base });
     expect(removed.code, removed.stderr).toBe(0);
+    // b was the active profile: commands without --profile now use `default`, and it says so.
+    expect(removed.stderr).toMatch(
+      /^It was the active profile: the active profile is now "default", which is not configured; choose another with tokencli profile use NAME\.$/m,
+    );
     const config = readJson(join(configDir, 'config.json'));
     expect(config.profiles.b).toBeUndefined();
     expect(config.active_profile).toBeUndefined();
@@ -388,6 +393,36 @@ describe('tokencli profile list', () => {
     );
   });
 });
+
+describe.skipIf(!hasScript)(
+  `tokencli profile remove on a terminal${hasScript ? '' : ' (skipped: `script` is not installed)'}`,
+  () => {
+    test('answered no: says the profile was left alone, exit 0, nothing removed', async () => {
+      const configDir = tempDir('tokencli-profiles-');
+      configured(configDir, 'keep');
+      const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+      const r = await onTerminal(['profile', 'remove', 'keep'], bareEnv(configDir), {
+        answer: { prompt: /\[y\/N\] $/, keys: 'n\r' },
+      });
+      expect(r.code, r.output).toBe(0);
+      expect(r.output).toMatch(/^Left profile "keep" as it was; nothing was removed\.\r?$/m);
+      expect(r.output).not.toMatch(/error:/);
+      expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+    });
+
+    test('answered yes: removes it; a profile that was not the active one says nothing about it', async () => {
+      const configDir = tempDir('tokencli-profiles-');
+      configured(configDir, 'gone');
+      const r = await onTerminal(['profile', 'remove', 'gone'], bareEnv(configDir), {
+        answer: { prompt: /\[y\/N\] $/, keys: 'y\r' },
+      });
+      expect(r.code, r.output).toBe(0);
+      expect(r.output).toMatch(/^Removed profile "gone"\.\r?$/m);
+      expect(r.output).not.toMatch(/active profile/);
+      expect(readJson(join(configDir, 'config.json')).profiles.gone).toBeUndefined();
+    });
+  },
+);
 
 describe('secrets in JSON', () => {
   test("refresh tokens (and info's access token) are masked unless --show-tokens", async () => {

@@ -3,14 +3,12 @@
  * without echoing it, and `configure` for the client secret. util-linux `script` gives the CLI a
  * pseudo-terminal; where it is missing the tests skip and say so.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { hasScript, onTerminal as runOnTerminal } from '../helpers/terminal.js';
 import { DEMO, demoEnv } from './env.js';
-
-const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
 
 let serve: ServeHandle;
 beforeAll(async () => {
@@ -22,27 +20,7 @@ afterAll(async () => {
 
 /** Runs the CLI on a pty; `answer` is typed once the prompt shows. Resolves with all it printed. */
 function onTerminal(args: string[], env: Record<string, string | undefined>, prompt: RegExp, answer: string) {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
-    env: cleanEnv({ ...env, TERM: 'dumb' }),
-    stdio: 'pipe',
-  });
-  let output = '';
-  let answered = false;
-  child.stdout.setEncoding('utf8').on('data', (d: string) => {
-    output += d;
-    if (!answered && prompt.test(output)) {
-      answered = true;
-      child.stdin.write(answer);
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    }),
-  );
+  return runOnTerminal(args, env, { answer: { prompt, keys: answer } });
 }
 
 describe.skipIf(!hasScript)(

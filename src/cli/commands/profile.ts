@@ -171,15 +171,31 @@ export async function remove(options: { yes?: boolean }, deps: Deps, name: strin
       throw new UsageError(`profile remove ${name}: not confirmed`, 'pass --yes to remove it without asking');
     }
     const ok = await confirm(deps, `Remove profile "${name}": its settings, tokens and client secret?`);
-    if (!ok) throw new UsageError(`profile "${name}" was not removed`);
+    // Answering no is a choice, not a failure (like `rm -i`): exit 0, and say nothing changed.
+    if (!ok) {
+      note(deps, `Left profile "${name}" as it was; nothing was removed.`);
+      return;
+    }
   }
   for (const store of holding) {
     await store.deleteTokens(name);
     await store.deleteClientSecret(name);
   }
-  await deps.updateConfig((config) => forget(config, name));
+  let wasActive = false;
+  await deps.updateConfig((config) => {
+    wasActive = config.active_profile === name;
+    return forget(config, name);
+  });
   const where = holding.map((s) => `${s.kind} store`).join(' and ');
   note(deps, `Removed profile "${name}"${where ? ` (settings, and credentials from the ${where})` : ''}.`);
+  if (wasActive) {
+    // Commands without --profile now use `default`: say so rather than switch silently.
+    const known = Object.hasOwn(settings.config.profiles, 'default') && name !== 'default';
+    note(
+      deps,
+      `It was the active profile: the active profile is now "default"${known ? '' : ', which is not configured'}; choose another with tokencli profile use NAME.`,
+    );
+  }
   if (unreachable && settings.config.profiles[name]?.store === 'keychain') {
     note(
       deps,
