@@ -16,6 +16,9 @@ import { waitForPastedCode } from './paste-prompt.js';
 import { createPkcePair, createState, type RandomBytes } from './pkce.js';
 import { parseRedirectUri } from './redirect-uri.js';
 
+/** What the wait for the browser's opener gives when the login ended (or failed) first. */
+const WAIT_ENDED = Symbol('wait ended');
+
 export interface LoginFlowSettings {
   baseUrl: string;
   clientId: string;
@@ -34,7 +37,10 @@ export interface LoginFlowDeps {
   info: (line: string) => void;
   /** Problems that do not stop the flow (browser not opened, a stray redirect, a bad paste). */
   warn: (line: string) => void;
-  /** Opens the URL in a browser; absent with `--no-browser`. Must not throw for a failed launch. */
+  /**
+   * Opens the URL in a browser; absent with `--no-browser`. Must not throw for a failed launch;
+   * resolves `false` when no browser was started (it warned why), anything else when one was.
+   */
   openBrowser?: ((url: string) => Promise<unknown>) | undefined;
   /** The terminal to read a pasted redirect URL or code from; absent when stdin is not a terminal. */
   pasteInput?: Readable | undefined;
@@ -110,12 +116,6 @@ export async function runLoginFlow<T>(
     });
     deps.info('Open this URL in a browser to log in:');
     deps.showUrl(url);
-    if (deps.openBrowser) {
-      deps.info('Opening it in your browser…');
-      deps
-        .openBrowser(url)
-        .catch((error: unknown) => deps.warn(`could not open a browser: ${String(error)}`));
-    }
     const waits: Promise<ReceivedCode>[] = [
       listener.waitForCode(),
       new Promise<never>((_, reject) => {
@@ -126,6 +126,21 @@ export async function runLoginFlow<T>(
         signal.addEventListener('abort', onAbort, { once: true });
       }),
     ];
+    if (deps.openBrowser) {
+      // Said only once a browser was started: where none can be (no display, a BROWSER that is
+      // missing) the opener's one warning is the whole story, not a promise and then its denial.
+      // The wait is cut short by the redirect itself, for an opener that finishes the login first.
+      const opening = deps.openBrowser(url).catch((error: unknown) => {
+        deps.warn(`could not open a browser: ${String(error)}`);
+        return false;
+      });
+      const ended = Promise.race(waits).then(
+        () => WAIT_ENDED,
+        () => WAIT_ENDED,
+      );
+      const opened = await Promise.race([opening, ended]);
+      if (opened !== false && opened !== WAIT_ENDED) deps.info('Opening it in your browser…');
+    }
     if (deps.pasteInput) {
       // The service's codes live 20 seconds (SPEC.md §1): a paste that takes longer fails at the exchange.
       deps.info(

@@ -1,4 +1,7 @@
-/** `tokencli login --end-other-sessions`, and the browser opened through `BROWSER`. */
+/**
+ * `tokencli login --end-other-sessions`, the browser opened through `BROWSER`, and what is said
+ * when no browser can be opened.
+ */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -105,5 +108,28 @@ await fetch(posted.headers.get('location'));
     expect(r.stderr).toMatch(
       /^warning: could not open BROWSER \(.*no-such-browser\): the program was not found; open the URL yourself$/m,
     );
+    expect(r.stderr).not.toContain('Opening it in your browser');
   });
+
+  test.skipIf(process.platform !== 'linux')(
+    'no display and no BROWSER: one warning that says so, never "Opening it in your browser"',
+    async () => {
+      const login = startLogin(['--redirect-uri', 'http://127.0.0.1:0/callback'], {
+        ...loginEnv(),
+        BROWSER: undefined,
+        DISPLAY: undefined,
+        WAYLAND_DISPLAY: undefined,
+        WSL_DISTRO_NAME: undefined,
+        WSL_INTEROP: undefined,
+      });
+      const url = await login.authorizeUrl;
+      await loginWithoutBrowser(url, DEMO.email, DEMO.password);
+      const r = await login.done;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(
+        /^warning: no display to open a browser on \(DISPLAY and WAYLAND_DISPLAY are unset\); open the URL yourself$/m,
+      );
+      expect(r.stderr).not.toContain('Opening it in your browser');
+    },
+  );
 });
