@@ -43,7 +43,20 @@ export function bodySnippet(
   return cleanServiceText(text, secrets, MAX_SNIPPET_CHARS);
 }
 
+/**
+ * The text of an HTML page. Its title is shown only where the page does not repeat it: a gateway's
+ * error page (nginx, Apache, a load balancer) has "502 Bad Gateway" as both title and heading, and
+ * the message should quote it once.
+ */
 function htmlText(html: string): string {
+  const title = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html)?.[1];
+  const text = markupText(html.replace(/<title\b[\s\S]*?<\/title\s*>/gi, ' '));
+  const titleText = title === undefined ? '' : markupText(title);
+  const words = (t: string) => t.replace(/\s+/g, ' ').trim();
+  return words(text).includes(words(titleText)) ? text : `${titleText} ${text}`;
+}
+
+function markupText(html: string): string {
   return html
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')

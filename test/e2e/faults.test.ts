@@ -58,6 +58,21 @@ test('HTML from a gateway with 502: exit 5 naming the status', async () => {
   expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
 });
 
+test("nginx's 502 page, whose title repeats its heading: the message quotes the page once", async () => {
+  const baseUrl = await serveWith((_req, res) => {
+    res
+      .writeHead(502, { 'content-type': 'text/html' })
+      .end(
+        '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.27.0</center>\r\n</body>\r\n</html>\r\n',
+      );
+  });
+  const r = await runCli(['token'], { env: demoEnv(baseUrl) });
+  expect(r.code).toBe(5);
+  expect(r.stderr).toMatch(
+    /^error: the token service failed \(HTTP 502\): 502 Bad Gateway nginx\/1\.27\.0$/m,
+  );
+});
+
 test('200 with HTML instead of JSON: exit 5', async () => {
   const baseUrl = await serveWith((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login portal</html>');

@@ -171,11 +171,22 @@ describe('parseErrorResponse: anything else', () => {
       status: 502,
       serviceCode: undefined,
       subcode: undefined,
-      description: '502 Bad Gateway 502 Bad Gateway nginx',
+      description: '502 Bad Gateway nginx',
       exitCode: ExitCode.unavailable,
-      message: 'the token service failed (HTTP 502): 502 Bad Gateway 502 Bad Gateway nginx',
+      message: 'the token service failed (HTTP 502): 502 Bad Gateway nginx',
       hint: 'the token service is failing; try again later, or ask its operator',
     });
+  });
+
+  it("keeps a page's title where the page does not repeat it", () => {
+    const page = (html: string) =>
+      parseErrorResponse(response(503, html, { 'content-type': 'text/html' }), TOKEN).description;
+    expect(page('<title>Maintenance</title><body><p>Back at 10:00 UTC</p></body>')).toBe(
+      'Maintenance Back at 10:00 UTC',
+    );
+    expect(page('<html><head><title>Service Unavailable</title></head><body></body></html>')).toBe(
+      'Service Unavailable',
+    );
   });
 
   it('caps the snippet of a long page', () => {

@@ -217,7 +217,7 @@ describe('requestToken: the answers', () => {
       {
         status: 502,
         exitCode: ExitCode.unavailable,
-        message: 'the token service failed (HTTP 502): 502 Bad Gateway 502 Bad Gateway',
+        message: 'the token service failed (HTTP 502): 502 Bad Gateway',
       },
     ],
     [
