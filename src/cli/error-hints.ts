@@ -189,6 +189,12 @@ const HINTS: Record<string, (details: Details) => string> = {
   redirect_uri_invalid: () =>
     'use a loopback http URL such as http://127.0.0.1:8765/callback, http://[::1]:8765/callback or http://localhost:0/callback',
   listen_failed: listenHint,
+  // Denied at the browser step. Without a reason it may not have been a person's "Deny": some
+  // servers (oidc-provider) deny a request that asks for no scope.
+  access_denied: (d) =>
+    d.description === undefined
+      ? 'run `tokencli login` again and allow access in the browser; no reason was given, and some services deny a login that asks for no scope: name one with --scope SCOPE (e.g. --scope openid)'
+      : 'run `tokencli login` again and allow access in the browser',
   login_timeout: () =>
     'run `tokencli login` again and finish in the browser, or allow more time with --timeout-login SECONDS',
   store_unknown: () => 'use --store keychain, file or none',

@@ -55,9 +55,12 @@ export function interpretCallback(params: URLSearchParams, expectedState: string
       return {
         kind: 'error',
         description: detail,
+        // Whether the service said why is in `details`: without a reason the denial may not have
+        // been a person's (a server may deny a request for no scope), and the CLI's hint says so.
         error: new TokencliError(`the login was not completed: access was denied (${detail})`, {
           exitCode: ExitCode.loginIncomplete,
-          hint: 'run `tokencli login` again and allow access in the browser',
+          reason: 'access_denied',
+          details: { description: description === '' ? undefined : description },
         }),
       };
     }

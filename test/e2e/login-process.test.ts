@@ -129,9 +129,21 @@ describe('tokencli login (no browser)', () => {
     );
     // The whole escape sequence is gone, not just its ESC byte.
     expect(r.stderr).not.toContain('[2J');
-    expect(r.stderr).toContain('hint: run `tokencli login` again and allow access in the browser');
+    expect(r.stderr).toMatch(/^hint: run `tokencli login` again and allow access in the browser$/m);
     expect(r.stderr).not.toContain('\u001b');
     await expectNothingStored(loginEnv(configDir));
+  });
+
+  test('error=access_denied without a description: the hint also suggests --scope', async () => {
+    const login = startLogin(ANY_PORT, loginEnv());
+    const url = await login.authorizeUrl;
+    await hitRedirect(url, { state: url.searchParams.get('state') ?? '', error: 'access_denied' });
+    const r = await login.done;
+    expect(r.code).toBe(6);
+    expect(r.stderr).toContain('error: the login was not completed: access was denied (access_denied)');
+    expect(r.stderr).toMatch(
+      /^hint: run `tokencli login` again and allow access in the browser; no reason was given, and some services deny a login that asks for no scope: name one with --scope SCOPE \(e\.g\. --scope openid\)$/m,
+    );
   });
 
   test('any other error with the right state: exit 3', async () => {
