@@ -137,9 +137,11 @@ describe('prompts and the profile', () => {
     expect((await run([...flags, 'configure'], env, [DEMO.clientSecret])).code).toBe(0);
 
     const kept = await run(['profile', 'remove', 'p'], env, [], 'n\n');
-    expect(kept.code).toBe(2);
+    // No is an answer, not a failure: exit 0, and it says nothing changed.
+    expect(kept.code, kept.stderr).toBe(0);
     expect(kept.stderr).toContain('Remove profile "p": its settings, tokens and client secret? [y/N]');
-    expect(kept.stderr).toContain('error: profile "p" was not removed');
+    expect(kept.stderr).toContain('Left profile "p" as it was; nothing was removed.');
+    expect(kept.stderr).not.toContain('error:');
     expect((await credentials(configDir)).profiles.p?.client_secret).toBe(DEMO.clientSecret);
 
     const removed = await run(['profile', 'remove', 'p'], env, [], 'y\n');
