@@ -27,11 +27,25 @@ const NEW_ACCESS_TOKEN =
 /** The hint for subcode 018 (SPEC.md §1 rule 10). */
 export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to end your other sessions';
 
-/** Where the endpoint that answered lives; tokeninfo's errors must not name the token endpoint. */
-function baseUrlHint(endpoint: Endpoint): string {
+/**
+ * Where the endpoint that answered lives: the URL actually requested when the error knows it, else
+ * the pattern. Tokeninfo's errors must not name the token endpoint.
+ */
+function baseUrlHint(endpoint: Endpoint, url?: string): string {
   const [name, path] =
     endpoint === 'tokeninfo' ? ['tokeninfo', '/v2/oauth/tokeninfo'] : ['token', '/v2/oauth/token'];
-  return `check the base URL (--base-url, TOKENCLI_BASE_URL): the ${name} endpoint is <base URL>${path}`;
+  const where = url
+    ? `the ${name} endpoint requested was ${url}`
+    : `the ${name} endpoint is <base URL>${path}`;
+  return `check the base URL (--base-url, TOKENCLI_BASE_URL): ${where}`;
+}
+
+/**
+ * A 404 from tokeninfo where the token endpoint may well work: many OAuth servers (oidc-provider,
+ * mock servers) have no tokeninfo endpoint at all, and no base URL would help.
+ */
+function tokeninfoNotFoundHint(url: string | undefined): string {
+  return `${baseUrlHint('tokeninfo', url)}; if the base URL is right, the server may not implement tokeninfo, which this command needs`;
 }
 
 const GRANT_NAMES: Record<GrantTypeValue, string> = {
@@ -74,14 +88,14 @@ export const TOKEN_VALUE_HINT =
   'nothing was stored or printed; the service issued a token with characters no HTTP header can carry — report it to the service operator';
 
 /** For a 2xx or 3xx body that is not the token service's JSON: probably the wrong URL or a gateway. */
-function unexpectedResponseHint(endpoint: Endpoint): string {
-  return `${baseUrlHint(endpoint)}; a proxy or gateway may have answered instead of the service`;
+function unexpectedResponseHint(endpoint: Endpoint, url: string | undefined): string {
+  return `${baseUrlHint(endpoint, url)}; a proxy or gateway may have answered instead of the service`;
 }
 
 /** The hint for a service error, or undefined where there is nothing useful to say. */
 export function serviceErrorHint(error: ServiceError): string | undefined {
   const { status, serviceCode: code, subcode, context } = error;
-  if (error.reason === 'unexpected_response') return unexpectedResponseHint(context.endpoint);
+  if (error.reason === 'unexpected_response') return unexpectedResponseHint(context.endpoint, context.url);
   if (error.reason === 'bad_lifetime') return LIFETIME_HINT;
   if (error.reason === 'bad_token_type') return TOKEN_TYPE_HINT;
   if (error.reason === 'bad_token_value') return TOKEN_VALUE_HINT;
@@ -96,6 +110,8 @@ export function serviceErrorHint(error: ServiceError): string | undefined {
     const id = context.clientId ? ` "${context.clientId}"` : '';
     return `check the client id${id}: it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or tokencli configure)`;
   }
+  // Before the codes: a server without the route may still say `invalid_request` (oidc-provider).
+  if (status === 404 && context.endpoint === 'tokeninfo') return tokeninfoNotFoundHint(context.url);
   switch (code) {
     case 'invalid_client':
       return CLIENT_CREDENTIALS;
@@ -120,7 +136,7 @@ export function serviceErrorHint(error: ServiceError): string | undefined {
     const wait = context.retryAfter ? ` (the service asks to wait ${context.retryAfter})` : '';
     return `the token service is busy or down; try again later${wait}`;
   }
-  if (status === 404 || status === 405) return baseUrlHint(context.endpoint);
+  if (status === 404 || status === 405) return baseUrlHint(context.endpoint, context.url);
   if (status >= 500) return 'the token service is failing; try again later, or ask its operator';
   if (status >= 400) return VERBOSE;
   return undefined;

@@ -48,6 +48,7 @@ export function parseErrorResponse(res: HttpResponse, context: RequestContext): 
     message: serviceErrorMessage(fields, refusal),
     exitCode: refusal ? ExitCode.refused : ExitCode.unavailable,
     endpoint: context.endpoint,
+    url: context.url,
     grantType: context.grantType,
     clientId: context.clientId,
     unknownClient: parsed.unknownClient,

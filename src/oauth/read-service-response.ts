@@ -18,7 +18,14 @@ export function readServiceJson(res: HttpResponse, context: RequestContext): unk
   if (status < 200 || status >= 300) throw parseErrorResponse(res, context);
   const contentType = res.headers['content-type'];
   if (!res.body.trim()) {
-    throw unexpectedResponseError(status, 'the body is empty', undefined, context.endpoint);
+    throw unexpectedResponseError(
+      status,
+      'the body is empty',
+      undefined,
+      context.endpoint,
+      'unexpected_response',
+      context.url,
+    );
   }
   let json: unknown;
   try {
@@ -32,6 +39,8 @@ export function readServiceJson(res: HttpResponse, context: RequestContext): unk
       `the body is not JSON (${type}${res.body.length} characters): ${snippet}`,
       error,
       context.endpoint,
+      'unexpected_response',
+      context.url,
     );
   }
   // Some gateways answer 200 with an error document: it is still the service's refusal.
@@ -55,5 +64,6 @@ function redirectError(res: HttpResponse, context: RequestContext): ServiceError
     exitCode: ExitCode.unavailable,
     reason: 'redirect',
     endpoint: context.endpoint,
+    url: context.url,
   });
 }

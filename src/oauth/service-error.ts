@@ -11,6 +11,8 @@ import type { GrantTypeValue } from './types.js';
 /** What the request was, so that errors can say what to do about it. */
 export interface RequestContext {
   endpoint: 'token' | 'tokeninfo';
+  /** The endpoint's URL as requested (no query; any user:password redacted), for hints to name. */
+  url?: string | undefined;
   grantType?: GrantTypeValue | undefined;
   clientId?: string | undefined;
   /** Secret values sent with the request: never repeated in an error message. */
@@ -31,6 +33,8 @@ export interface ServiceErrorFields {
 /** What the request was and what else the answer said, for the CLI's hints. */
 export interface ServiceErrorContext {
   endpoint?: RequestContext['endpoint'] | undefined;
+  /** The endpoint's URL as requested, when known: a 404's hint names it rather than a pattern. */
+  url?: string | undefined;
   grantType?: GrantTypeValue | undefined;
   clientId?: string | undefined;
   /** The ErrorCode/Error/Hint body, the service's answer to an unknown client id. */
@@ -76,6 +80,7 @@ export class ServiceError extends TokencliError {
     this.description = options.description;
     this.context = {
       endpoint: options.endpoint,
+      url: options.url,
       grantType: options.grantType,
       clientId: options.clientId,
       unknownClient: options.unknownClient,
@@ -127,6 +132,7 @@ export function unexpectedResponseError(
   endpoint: RequestContext['endpoint'] = 'token',
   /** `bad_lifetime` / `bad_token_type`: the JSON is the service's, one field in it is unusable (parse-fields.ts). */
   reason: 'unexpected_response' | MalformedReason = 'unexpected_response',
+  url?: string,
 ): ServiceError {
   return new ServiceError({
     status,
@@ -135,6 +141,7 @@ export function unexpectedResponseError(
     exitCode: ExitCode.unavailable,
     reason,
     endpoint,
+    url,
     cause,
   });
 }

@@ -4,6 +4,7 @@
  * body and an empty query string (secrets in URLs end up in logs). `endOtherSessions=True` is sent
  * only when asked. `authorization_code` is never retried: a code is valid once.
  */
+import { redactUrl } from '../http/redact.js';
 import { sendRequest } from '../http/request.js';
 import { TOKEN_PATH } from '../protocol/endpoints.js';
 import { endpointUrl } from './endpoint-url.js';
@@ -60,6 +61,7 @@ export async function requestToken(
   const receivedAt = client.now ? client.now() : new Date();
   const context: RequestContext = {
     endpoint: 'token',
+    url: redactUrl(url),
     grantType: grant.grant_type,
     clientId: client.clientId,
     secrets,

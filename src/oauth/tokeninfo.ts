@@ -3,6 +3,7 @@
  * `Authorization: Bearer <access token>` (RFC 6750 §2.1). Only access tokens can be inspected.
  */
 import { InputError } from '../errors.js';
+import { redactUrl } from '../http/redact.js';
 import { sendRequest } from '../http/request.js';
 import { TOKENINFO_PATH } from '../protocol/endpoints.js';
 import { endpointUrl } from './endpoint-url.js';
@@ -38,6 +39,7 @@ export async function fetchTokenInfo(
     );
   }
   const url = endpointUrl(client.baseUrl, TOKENINFO_PATH);
+  const requested = redactUrl(url);
   url.searchParams.set('client_id', client.clientId);
   const secrets = [accessToken];
   const res = await sendRequest(client.http, {
@@ -49,6 +51,11 @@ export async function fetchTokenInfo(
     secrets,
   });
   const receivedAt = client.now ? client.now() : new Date();
-  const context: RequestContext = { endpoint: 'tokeninfo', clientId: client.clientId, secrets };
+  const context: RequestContext = {
+    endpoint: 'tokeninfo',
+    url: requested,
+    clientId: client.clientId,
+    secrets,
+  };
   return parseTokenInfo(readServiceJson(res, context), receivedAt, res.status);
 }

@@ -37,7 +37,7 @@ describe('hints', () => {
       endpoint: 'tokeninfo',
     });
     expect(hintFor(fromTokenInfo)).toBe(
-      'check the base URL (--base-url, TOKENCLI_BASE_URL): the tokeninfo endpoint is <base URL>/v2/oauth/tokeninfo',
+      'check the base URL (--base-url, TOKENCLI_BASE_URL): the tokeninfo endpoint is <base URL>/v2/oauth/tokeninfo; if the base URL is right, the server may not implement tokeninfo, which this command needs',
     );
     const fromToken = new ServiceError({ status: 404, message: 'x', exitCode: 5, endpoint: 'token' });
     expect(hintFor(fromToken)).toBe(
@@ -45,7 +45,7 @@ describe('hints', () => {
     );
   });
 
-  it('says so for a real tokeninfo answer that is a 404 or an HTML page', async () => {
+  it('names the URL actually requested for a real tokeninfo answer that is a 404 or an HTML page', async () => {
     for (const [status, body] of [
       [404, ''],
       [200, '<html>sign in</html>'],
@@ -59,8 +59,11 @@ describe('hints', () => {
           (e: unknown) => e,
         );
         const hint = hintFor(error as TokencliError);
-        expect(hint).toContain('the tokeninfo endpoint is <base URL>/v2/oauth/tokeninfo');
-        expect(hint).not.toContain('/v2/oauth/token;');
+        expect(hint).toContain(`the tokeninfo endpoint requested was ${server.origin}/v2/oauth/tokeninfo;`);
+        expect(hint).not.toContain('<base URL>');
+        expect(hint).not.toContain('client_id');
+        // Only a 404 suggests the server may lack the endpoint; an HTML page is someone else answering.
+        expect(hint?.includes('may not implement tokeninfo')).toBe(status === 404);
       } finally {
         await server.close();
       }

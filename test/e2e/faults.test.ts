@@ -168,3 +168,26 @@ test('a UTF-8 byte-order mark before the JSON and expires_in "3599.5" are accept
   expect(json.expires_in).toBeGreaterThanOrEqual(3590);
   expect(json.expires_in).toBeLessThanOrEqual(3599);
 });
+
+test('a server without tokeninfo (404): the hint names the URL requested and says the server may lack it', async () => {
+  let asked = '';
+  const baseUrl = await serveWith((req, res) => {
+    asked = req.url ?? '';
+    // oidc-provider's answer to a route it does not have; other servers send plain text.
+    res.writeHead(404, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        error: 'invalid_request',
+        error_description: `unrecognized route or not allowed method (GET on ${req.url?.split('?')[0]})`,
+      }),
+    );
+  });
+  const env = { ...demoEnv(`${baseUrl}/oidc`), TOKENCLI_STORE: 'none' };
+  const r = await runCli(['info', '--token-stdin'], { env, input: 'an-access-token-0123456789' });
+  expect(r.code).toBe(5);
+  expect(asked).toMatch(/^\/oidc\/v2\/oauth\/tokeninfo\?/);
+  expect(r.stderr).toMatch(/^error: .*HTTP 404.*unrecognized route/m);
+  expect(r.stderr).toContain(
+    `hint: check the base URL (--base-url, TOKENCLI_BASE_URL): the tokeninfo endpoint requested was ${baseUrl}/oidc/v2/oauth/tokeninfo; if the base URL is right, the server may not implement tokeninfo, which this command needs\n`,
+  );
+  expect(r.stderr).not.toContain('<base URL>');
+});
