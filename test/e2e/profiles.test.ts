@@ -410,6 +410,23 @@ describe.skipIf(!hasScript)(
       expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
     });
 
+    test('Ctrl-D at the question is no (exit 0); Ctrl-C interrupts (exit 130); neither removes anything', async () => {
+      const configDir = tempDir('tokencli-profiles-');
+      configured(configDir, 'keep');
+      const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+      const ended = await onTerminal(['profile', 'remove', 'keep'], bareEnv(configDir), {
+        answer: { prompt: /\[y\/N\] $/, keys: '\u0004' },
+      });
+      expect(ended.code, ended.output).toBe(0);
+      expect(ended.output).toMatch(/^Left profile "keep" as it was; nothing was removed\.\r?$/m);
+      const interrupted = await onTerminal(['profile', 'remove', 'keep'], bareEnv(configDir), {
+        answer: { prompt: /\[y\/N\] $/, keys: '\u0003' },
+      });
+      expect(interrupted.code, interrupted.output).toBe(130);
+      expect(interrupted.output).not.toMatch(/internal error/);
+      expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+    });
+
     test('answered yes: removes it; a profile that was not the active one says nothing about it', async () => {
       const configDir = tempDir('tokencli-profiles-');
       configured(configDir, 'gone');

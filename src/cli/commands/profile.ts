@@ -4,7 +4,7 @@
  * there); their tokens and client secret live in the store each profile recorded.
  */
 import { createInterface } from 'node:readline/promises';
-import { UsageError } from '../../errors.js';
+import { ExitCode, TokencliError, UsageError } from '../../errors.js';
 import type { ConfigFile } from '../config-file.js';
 import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
@@ -132,11 +132,25 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
   deps.io.stdout.write(`${lines.join('\n')}\n`);
 }
 
+/**
+ * Asks a yes/no question on the terminal; anything but y or yes is no. Ctrl-D (end of input) is
+ * no too, as in `rm -i`; Ctrl-C interrupts (exit 130), as at the password prompt.
+ */
 async function confirm(deps: Deps, question: string): Promise<boolean> {
   const rl = createInterface({ input: deps.io.stdin, output: deps.io.stderr });
+  const interrupt = new AbortController();
+  rl.on('SIGINT', () => interrupt.abort());
   try {
-    const answer = await rl.question(`${question} [y/N] `);
+    const answer = await rl.question(`${question} [y/N] `, { signal: interrupt.signal });
     return /^(y|yes)$/i.test(answer.replace(/^[ \t]+|[ \t]+$/g, ''));
+  } catch (error) {
+    // Ctrl-D ends the question (an answer: no); Ctrl-C aborts it through the signal above.
+    if (interrupt.signal.aborted) throw new TokencliError('interrupted', { exitCode: ExitCode.interrupted });
+    if ((error as { code?: string }).code === 'ABORT_ERR') {
+      deps.io.stderr.write('\n');
+      return false;
+    }
+    throw error;
   } finally {
     rl.close();
   }
