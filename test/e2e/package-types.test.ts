@@ -15,7 +15,8 @@ import { tempDir } from '../helpers/cli.js';
 const root = resolve(import.meta.dirname, '../..');
 const tsc7 = join(root, 'node_modules', '.bin', 'tsc');
 const tsc5 = process.env.TOKENCLI_TEST_TSC5;
-if (!tsc5 && process.env.CI) throw new Error('CI: TOKENCLI_TEST_TSC5 must name a TypeScript 5 tsc (.ci/run installs one)');
+if (!tsc5 && process.env.CI)
+  throw new Error('CI: TOKENCLI_TEST_TSC5 must name a TypeScript 5 tsc (.ci/run installs one)');
 
 const consumer = [
   "import { getToken } from 'tokencli';",
@@ -65,10 +66,13 @@ test.each([
   expect(compile(tsc7, options)).toEqual({ status: 0, output: '' });
 });
 
-test.skipIf(!tsc5)('moduleResolution node10 (TypeScript 5) resolves tokencli/server through typesVersions', () => {
-  expect(existsSync(tsc5 ?? '')).toBe(true);
-  expect(compile(tsc5 ?? '', { module: 'commonjs', moduleResolution: 'node10' })).toEqual({
-    status: 0,
-    output: '',
-  });
-});
+test.skipIf(!tsc5)(
+  'moduleResolution node10 (TypeScript 5) resolves tokencli/server through typesVersions',
+  () => {
+    expect(existsSync(tsc5 ?? '')).toBe(true);
+    expect(compile(tsc5 ?? '', { module: 'commonjs', moduleResolution: 'node10' })).toEqual({
+      status: 0,
+      output: '',
+    });
+  },
+);
