@@ -1,10 +1,11 @@
 /**
  * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
- * same command: `npx tokencli`, `node bin/tokencli.js`, or `tokencli` when that is what is on PATH.
+ * same command: `npx tokencli@VERSION`, `node bin/tokencli.js`, or `tokencli` when that is on PATH.
  * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached.
  */
 import { realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { VERSION } from '../version.js';
 
 export interface InvocationSource {
   /** process.argv */
@@ -40,7 +41,9 @@ export function invocation({ argv, env, cwd }: InvocationSource): string {
     basename(dirname(script)) === '.bin' &&
     basename(dirname(dirname(script))) === 'node_modules'
   ) {
-    return 'npx tokencli';
+    // Pinned to this version: from another terminal or directory a bare `npx tokencli` would run
+    // whatever the registry serves under that name, and be handed the secrets on the line.
+    return `npx tokencli@${VERSION}`;
   }
   // Run through a bin link on PATH (a global install): the bare name works.
   if (name === 'tokencli') {

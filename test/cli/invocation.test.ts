@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { invocation } from '../../src/cli/invocation.js';
+import { VERSION } from '../../src/version.js';
 import { tempDir } from '../helpers/cli.js';
 
 const dirs: string[] = [];
@@ -24,7 +25,7 @@ test('node with the script relative to the working directory when inside it', ()
 
 test('npx (a bin link in node_modules/.bin), even with npm_command from a parent npx', () => {
   const argv = ['node', '/home/u/.npm/_npx/1a2b/node_modules/.bin/tokencli'];
-  expect(invocation({ argv, env: {}, cwd: '/work' })).toBe('npx tokencli');
+  expect(invocation({ argv, env: {}, cwd: '/work' })).toBe(`npx tokencli@${VERSION}`);
   expect(
     invocation({ argv: ['node', '/repo/bin/tokencli.js'], env: { npm_command: 'exec' }, cwd: '/repo' }),
   ).toBe('node bin/tokencli.js');
