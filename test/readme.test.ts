@@ -142,3 +142,31 @@ test("docs/serve.md's SSO line is the one serve prints", () => {
   }).split('\n')[0];
   expect(read('docs/serve.md')).toContain(`\n${line}\n`);
 });
+
+test('every pinned tokencli in the documents is this release', () => {
+  const version = (JSON.parse(read('package.json')) as { version: string }).version;
+  for (const document of [...documents, 'action.yml']) {
+    const pins = [...read(document).matchAll(/tokencli(?:\/tokencli)?@v?(\d[\w.+-]*)/g)].map((m) => m[1]);
+    expect(
+      pins.filter((pin) => pin !== version),
+      document,
+    ).toEqual([]);
+  }
+  const code = [...readme.matchAll(/^```[^\n]*\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('');
+  expect(code).toMatch(/npx --yes tokencli@\d/);
+  expect(code).not.toMatch(/npx (--yes )?tokencli(?!@)/);
+});
+
+test("the README's action example uses only the action's inputs", () => {
+  const action = read('action.yml');
+  const inputs = new Set(
+    [...(action.split('\ninputs:\n')[1]?.split('\noutputs:\n')[0] ?? '').matchAll(/^ {2}([\w-]+):$/gm)].map(
+      (m) => m[1],
+    ),
+  );
+  const example = readme.split('- uses: tokencli/tokencli@')[1]?.split('```')[0] ?? '';
+  const withBlock = example.split('  with:\n')[1]?.split('\n- ')[0] ?? '';
+  const used = [...withBlock.matchAll(/^ {4}([\w-]+):/gm)].map((m) => m[1]);
+  expect(used.length).toBeGreaterThan(3);
+  expect(used.filter((name) => !inputs.has(name))).toEqual([]);
+});
