@@ -170,3 +170,15 @@ test("the README's action example uses only the action's inputs", () => {
   expect(used.length).toBeGreaterThan(3);
   expect(used.filter((name) => !inputs.has(name))).toEqual([]);
 });
+
+test('engines names exactly the Node lines .ci/run tests, and the README says the same', () => {
+  const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+  const ciMajors = (/^NODE_MAJORS=\(([\d ]+)\)$/m.exec(read('.ci/run'))?.[1] ?? '').split(' ');
+  const engineMajors = [...engines.matchAll(/\^(\d+)\./g)].map((m) => m[1]);
+  // The machine's own node is the fourth line: 20 here, the oldest one engines allows.
+  expect(engineMajors).toEqual(['20', ...ciMajors]);
+  const install = readme.split('## Install')[1]?.split('\n## ')[0] ?? '';
+  expect(install).toContain(
+    `Node.js 20 (from 20.18.1), ${ciMajors.slice(0, -1).join(', ')} or ${ciMajors.at(-1)}`,
+  );
+});
