@@ -1,18 +1,37 @@
 /**
- * The README keeps up with the code it describes: its Contents list names every section, and its
- * design notes justify every dependency package.json declares (common engineering standards).
+ * The README and the documents it sends readers to keep up with the code they describe: the
+ * README stays a short user guide whose Contents list names every section, every relative link
+ * leads to a file and heading that exist, the design notes justify every dependency package.json
+ * declares, the contract has every section the code cites, and the start-up lines of `serve` that
+ * the documents quote are the ones it prints.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
+import { demoCredentialsText, demoSsoText } from '../src/cli/commands/serve-text.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+const root = resolve(import.meta.dirname, '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+const readme = read('README.md');
+const pkg = JSON.parse(read('package.json')) as {
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
 };
 
-/** The README without its fenced code blocks, whose `#` lines are shell comments, not headings. */
-const prose = readme.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
+/** The documents: the README, docs/, CONTRIBUTING.md and the benchmarks' README. */
+const documents = [
+  'README.md',
+  'CONTRIBUTING.md',
+  'bench/README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/** A document without its fenced code blocks, whose `#` lines are shell comments, not headings. */
+function prose(text: string): string {
+  return text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
+}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchor(heading: string): string {
@@ -22,17 +41,144 @@ function anchor(heading: string): string {
     .replace(/ /g, '-');
 }
 
+function anchors(text: string): string[] {
+  return [...prose(text).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1] ?? ''));
+}
+
+test('the README is a user guide of at most 450 lines, Install and Try it locally on its first screen', () => {
+  const lines = readme.split('\n');
+  expect(lines.at(-1)).toBe('');
+  expect(lines.length - 1).toBeLessThanOrEqual(450);
+  const headings = lines.map((line) => line.match(/^## (.+)$/)?.[1]);
+  expect(headings.indexOf('Install')).toBeLessThan(20);
+  expect(headings.indexOf('Try it locally')).toBeLessThan(50);
+  expect(readme).toContain('npm install && npm run demo');
+  expect(readme).toContain('npm install && npm test');
+});
+
 test('the Contents list links every section, in order', () => {
-  const sections = [...prose.matchAll(/^## (.+)$/gm)]
+  const sections = [...prose(readme).matchAll(/^## (.+)$/gm)]
     .map((m) => m[1] ?? '')
     .filter((heading) => heading !== 'Contents');
-  const contents = prose.split(/^## Contents$/m)[1]?.split(/^## /m)[0] ?? '';
+  const contents =
+    prose(readme)
+      .split(/^## Contents$/m)[1]
+      ?.split(/^## /m)[0] ?? '';
   const listed = [...contents.matchAll(/^- \[(.+)\]\(#([^)]+)\)$/gm)].map((m) => [m[1], m[2]]);
   expect(listed).toEqual(sections.map((heading) => [heading, anchor(heading)]));
 });
 
+test('every relative link in the documents leads to a file, and a heading there when it names one', () => {
+  const broken: string[] = [];
+  for (const document of documents) {
+    const text = read(document);
+    for (const [, target = ''] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [path = '', hash] = target.split('#');
+      const file = path === '' ? document : join(dirname(document), path);
+      if (!existsSync(join(root, file))) broken.push(`${document}: ${target} (no file)`);
+      else if (hash !== undefined && file.endsWith('.md') && !anchors(read(file)).includes(hash))
+        broken.push(`${document}: ${target} (no heading)`);
+    }
+  }
+  expect(broken).toEqual([]);
+});
+
+test('the documents name no tracker numbers (readers cannot open them)', () => {
+  for (const document of documents) expect(read(document), document).not.toMatch(/\bissues? #?\d+/i);
+});
+
 test('the design notes name every dependency', () => {
-  const notes = prose.split(/^## Design notes$/m)[1] ?? '';
+  const notes = prose(read('docs/design.md'));
   const names = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})];
   expect(names.filter((name) => !notes.includes(`\`${name}\``))).toEqual([]);
+});
+
+test('the contract has every section the code cites', () => {
+  const sections = new Set(
+    [...read('docs/contract.md').matchAll(/^#{2,3} (\d+(?:\.\d+)?)\.? /gm)].map((m) => m[1] ?? ''),
+  );
+  const cited = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts'))
+        for (const m of read(path).matchAll(/(?:SPEC\.md|docs\/contract\.md) §(\d+(?:\.\d+)?)/g))
+          cited.add(m[1] ?? '');
+    }
+  };
+  walk('src');
+  expect(cited.size).toBeGreaterThan(0);
+  expect([...cited].filter((section) => !sections.has(section))).toEqual([]);
+});
+
+const demo = {
+  cli: 'tokencli',
+  baseUrl: 'http://127.0.0.1:8080',
+  clientId: 'demo-client',
+  clientSecret: 'demo-secret',
+  redirectUri: 'http://127.0.0.1:8765/callback',
+  email: 'demo@example.com',
+  password: 'demo-password',
+};
+
+test("the README's try-it lines are the ones serve prints", () => {
+  const printed = demoCredentialsText(demo).split('try it (another terminal):\n')[1] ?? '';
+  const lines = printed
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.slice(2));
+  expect(lines).toHaveLength(3);
+  const tryIt = readme.split('## Try it locally')[1]?.split('\n## ')[0] ?? '';
+  expect(tryIt).toContain(['```sh', ...lines, '```'].join('\n'));
+});
+
+test("docs/serve.md's SSO line is the one serve prints", () => {
+  const line = demoSsoText({
+    ...demo,
+    issuer: 'https://idp.demo.tokencli.invalid',
+    keyPath: '/tmp/tokencli-demo-idp-XXXXXX/demo-idp-key.pem',
+  }).split('\n')[0];
+  expect(read('docs/serve.md')).toContain(`\n${line}\n`);
+});
+
+test('every pinned tokencli in the documents is this release', () => {
+  const version = (JSON.parse(read('package.json')) as { version: string }).version;
+  for (const document of [...documents, 'action.yml']) {
+    const pins = [...read(document).matchAll(/tokencli(?:\/tokencli)?@v?(\d[\w.+-]*)/g)].map((m) => m[1]);
+    expect(
+      pins.filter((pin) => pin !== version),
+      document,
+    ).toEqual([]);
+  }
+  const code = [...readme.matchAll(/^```[^\n]*\n([\s\S]*?)^```$/gm)].map((m) => m[1]).join('');
+  expect(code).toMatch(/npx --yes tokencli@\d/);
+  expect(code).not.toMatch(/npx (--yes )?tokencli(?!@)/);
+});
+
+test("the README's action example uses only the action's inputs", () => {
+  const action = read('action.yml');
+  const inputs = new Set(
+    [...(action.split('\ninputs:\n')[1]?.split('\noutputs:\n')[0] ?? '').matchAll(/^ {2}([\w-]+):$/gm)].map(
+      (m) => m[1],
+    ),
+  );
+  const example = readme.split('- uses: tokencli/tokencli@')[1]?.split('```')[0] ?? '';
+  const withBlock = example.split('  with:\n')[1]?.split('\n- ')[0] ?? '';
+  const used = [...withBlock.matchAll(/^ {4}([\w-]+):/gm)].map((m) => m[1]);
+  expect(used.length).toBeGreaterThan(3);
+  expect(used.filter((name) => !inputs.has(name))).toEqual([]);
+});
+
+test('engines names exactly the Node lines .ci/run tests, and the README says the same', () => {
+  const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+  const ciMajors = (/^NODE_MAJORS=\(([\d ]+)\)$/m.exec(read('.ci/run'))?.[1] ?? '').split(' ');
+  const engineMajors = [...engines.matchAll(/\^(\d+)\./g)].map((m) => m[1]);
+  // The machine's own node is the fourth line: 20 here, the oldest one engines allows.
+  expect(engineMajors).toEqual(['20', ...ciMajors]);
+  const install = readme.split('## Install')[1]?.split('\n## ')[0] ?? '';
+  expect(install).toContain(
+    `Node.js 20 (from 20.18.1), ${ciMajors.slice(0, -1).join(', ')} or ${ciMajors.at(-1)}`,
+  );
 });

@@ -1,10 +1,11 @@
 /**
  * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
- * same command: `npx tokencli`, `node bin/tokencli.js`, or `tokencli` when that is what is on PATH.
+ * same command: `npx --yes tokencli@VERSION`, `node bin/tokencli.js`, or `tokencli` when that is on PATH.
  * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached.
  */
-import { realpathSync } from 'node:fs';
-import { basename, delimiter, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { VERSION } from '../version.js';
 
 export interface InvocationSource {
   /** process.argv */
@@ -20,6 +21,23 @@ function sameFile(a: string, b: string): boolean {
     return realpathSync(a) === realpathSync(b);
   } catch {
     return false;
+  }
+}
+
+/**
+ * The tarball or directory npx installed this tokencli from, when `entry` is one of npx's cache
+ * entries (`…/_npx/<hash>/`, whose package.json depends on `tokencli` as `file:` relative to it).
+ */
+function npxLocalPackage(entry: string): string | undefined {
+  if (basename(dirname(entry)) !== '_npx') return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(join(entry, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, unknown>;
+    };
+    const spec = manifest.dependencies?.tokencli;
+    return typeof spec === 'string' && spec.startsWith('file:') ? resolve(entry, spec.slice(5)) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -40,7 +58,14 @@ export function invocation({ argv, env, cwd }: InvocationSource): string {
     basename(dirname(script)) === '.bin' &&
     basename(dirname(dirname(script))) === 'node_modules'
   ) {
-    return 'npx tokencli';
+    // A tarball or directory npx ran (`npx --package=./tokencli-X.tgz tokencli`) is named again;
+    // anything else is pinned to this version: from another terminal or directory a bare
+    // `npx tokencli` would run whatever the registry serves under that name, with the secrets.
+    // --yes: the first line pipes the client secret into it, so npx cannot ask before installing.
+    const local = npxLocalPackage(dirname(dirname(dirname(script))));
+    return local === undefined
+      ? `npx --yes tokencli@${VERSION}`
+      : `npx --yes --package=${shellWord(local)} tokencli`;
   }
   // Run through a bin link on PATH (a global install): the bare name works.
   if (name === 'tokencli') {

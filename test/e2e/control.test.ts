@@ -250,6 +250,10 @@ describe('start-up text', () => {
         .slice(demo.logs().split('\n').indexOf('try it (another terminal):') + 1)
         .slice(0, 3)
         .map((l) => l.slice(2));
+      // The SSO line continues the list once the demo identity provider's key is written.
+      await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/\n {2}SSO: .*\n/);
+      lines.push((/\n {2}SSO: (.*)\n/.exec(demo.logs()) ?? [])[1] ?? '');
+      expect(lines[3]).toMatch(/ sso --profile demo /);
       expect(lines[0]).toMatch(/^printf %s demo-secret \| node \S+tokencli\.js configure --profile demo /);
       expect(lines.join('\n')).not.toMatch(/(^|\| )tokencli /m);
       const configDir = scratch();

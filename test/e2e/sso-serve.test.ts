@@ -148,7 +148,7 @@ describe('the demo tokencli serve (no --config)', () => {
       keyPath = (/--sign-key (\S+)/.exec(line) ?? [])[1] ?? '';
       expect(line).toBe(
         // The binary as it was run (serve's cwd is this test's): see src/cli/invocation.ts.
-        `TOKENCLI_CLIENT_SECRET=demo-secret node ${relative(process.cwd(), BIN)} sso --base-url ${demo.baseUrl} --client-id demo-client` +
+        `TOKENCLI_CLIENT_SECRET=demo-secret node ${relative(process.cwd(), BIN)} sso --profile demo --base-url ${demo.baseUrl} --client-id demo-client` +
           ` --assertion-for demo@example.com --issuer https://idp.demo.tokencli.invalid --sign-key ${keyPath}`,
       );
       expect(statSync(keyPath).mode & 0o777).toBe(0o600);
@@ -158,9 +158,9 @@ describe('the demo tokencli serve (no --config)', () => {
       const configDir = tempDir();
       const store = { TOKENCLI_STORE: 'file', TOKENCLI_CONFIG_DIR: configDir };
       const sso = await runShellLine(line, store);
-      expect(sso.stderr).toContain('Signed in as demo@example.com with SSO (stored in profile default)');
+      expect(sso.stderr).toContain('Signed in as demo@example.com with SSO (stored in profile demo)');
       expect(sso.code).toBe(0);
-      const info = await runCli(['info', '--json'], {
+      const info = await runCli(['--profile', 'demo', 'info', '--json'], {
         env: {
           ...store,
           TOKENCLI_BASE_URL: demo.baseUrl,

@@ -3,6 +3,12 @@
  * anything in it. Test files, the CLIs they spawn and the services those start all inherit TMPDIR
  * (os.tmpdir() reads it on every call), so a leaked directory, socket or packed install lands
  * here rather than among the files of other programs on the machine, and is named in the failure.
+ *
+ * Node 22 and later keep a module compile cache that programs turn on themselves (npm 11 does, for
+ * every `npm pack`/`npm install` a test runs); it defaults to `node-compile-cache` in the temporary
+ * directory and is meant to outlive the process, so it is not a leak of ours. The run points it at
+ * a directory of its own beside the checked one (NODE_COMPILE_CACHE, inherited like TMPDIR) and
+ * removes that at the end, so the check still sees every other leftover.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,11 +17,17 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const systemTemp = tmpdir();
   const runTemp = mkdtempSync(join(systemTemp, 'tokencli-test-run-'));
+  const compileCache = mkdtempSync(join(systemTemp, 'tokencli-test-compile-cache-'));
+  const previousCompileCache = process.env.NODE_COMPILE_CACHE;
   process.env.TMPDIR = runTemp;
+  process.env.NODE_COMPILE_CACHE = compileCache;
   return () => {
     const left = readdirSync(runTemp);
     rmSync(runTemp, { recursive: true, force: true });
+    rmSync(compileCache, { recursive: true, force: true });
     process.env.TMPDIR = systemTemp;
+    if (previousCompileCache === undefined) delete process.env.NODE_COMPILE_CACHE;
+    else process.env.NODE_COMPILE_CACHE = previousCompileCache;
     if (left.length > 0) {
       // vitest reports an error thrown here but would still exit 0: fail the run explicitly.
       process.exitCode = 1;

@@ -7,9 +7,9 @@ import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { CommandContext } from '../context.js';
-import { invocation, shellWord } from '../invocation.js';
+import { invocation } from '../invocation.js';
 import { readStdinSecret } from '../secrets.js';
-import { listeningNote } from './serve-text.js';
+import { demoCredentialsText, demoSsoText, listeningNote } from './serve-text.js';
 
 export interface ServeOptions {
   host: string;
@@ -112,15 +112,16 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
       const app = service.config.apps[0];
       const user = service.config.users[0];
       if (app && user) {
-        const profile = '--profile demo';
         stderr.write(
-          'demo configuration (public test credentials; pass --config FILE for your own):\n' +
-            `  client_id=${app.client_id} client_secret=${app.client_secret} redirect_uri=${app.redirect_uris[0]}\n` +
-            `  email=${user.email} password=${user.password}\n` +
-            'try it (another terminal):\n' +
-            `  printf %s ${shellWord(app.client_secret)} | ${cli} configure ${profile} --base-url ${shellWord(service.baseUrl)} --client-id ${shellWord(app.client_id)} --client-secret-stdin\n` +
-            `  TOKENCLI_PASSWORD=${shellWord(user.password)} ${cli} token ${profile} --email ${shellWord(user.email)}\n` +
-            `  ${cli} info ${profile}\n`,
+          demoCredentialsText({
+            cli,
+            baseUrl: service.baseUrl,
+            clientId: app.client_id,
+            clientSecret: app.client_secret,
+            redirectUri: app.redirect_uris[0] ?? '',
+            email: user.email,
+            password: user.password,
+          }),
         );
       }
     }
@@ -132,11 +133,15 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
       // process.exit() skips the finally below (a closed stderr pipe exits at once, see io.ts).
       process.once('exit', removeKeyNow);
       stderr.write(
-        `  SSO: TOKENCLI_CLIENT_SECRET=${shellWord(service.config.apps[0]?.client_secret ?? '')} ${cli} sso` +
-          ` --base-url ${shellWord(service.baseUrl)} --client-id ${shellWord(sso.clientId)}` +
-          ` --assertion-for ${shellWord(sso.email)} --issuer ${shellWord(sso.issuer)}` +
-          ` --sign-key ${shellWord(keyFile.path)}\n` +
-          "       (the demo identity provider's signing key; removed when the service stops)\n",
+        demoSsoText({
+          cli,
+          baseUrl: service.baseUrl,
+          clientId: sso.clientId,
+          clientSecret: service.config.apps[0]?.client_secret ?? '',
+          email: sso.email,
+          issuer: sso.issuer,
+          keyPath: keyFile.path,
+        }),
       );
     }
     await stopped;

@@ -1,6 +1,6 @@
 /**
- * The vitest example of the README's "Testing your integration", as it is there (only the import
- * path differs); the last test checks that the README still shows exactly this code.
+ * The vitest example of "Testing your integration" in docs/serve.md, as it is there (only the
+ * import path differs); the last test checks that the document still shows exactly this code.
  */
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'; // or jest's globals
 import { startTokenService, type TokenServiceHandle } from '../../../src/server/index.js';
@@ -74,12 +74,12 @@ test('deny: the login page sends the browser back with access_denied', async () 
   // hand `location` to your client's redirect handler here
 });
 
-test('the README shows this example unchanged', async () => {
+test('docs/serve.md shows this example unchanged', async () => {
   const { readFileSync } = await import('node:fs');
   const here = readFileSync(new URL(import.meta.url), 'utf8');
   const example = here
-    .slice(here.indexOf('import { afterAll'), here.indexOf("\ntest('the README shows"))
+    .slice(here.indexOf('import { afterAll'), here.indexOf("\ntest('docs/serve.md shows"))
     .replace("'../../../src/server/index.js'", "'tokencli/server'");
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  expect(readme).toContain(example);
+  const guide = readFileSync(new URL('../../../docs/serve.md', import.meta.url), 'utf8');
+  expect(guide).toContain(example);
 });

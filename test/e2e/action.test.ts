@@ -1,0 +1,299 @@
+/**
+ * The GitHub Action (action.yml) run here as the runner would run it: each step's `run:` script
+ * in bash with its `env:` (the `${{ … }}` expressions filled from the inputs and the earlier steps'
+ * outputs), fresh GITHUB_OUTPUT and GITHUB_ENV files, against `tokencli serve`, with this checkout's
+ * bin/tokencli.js instead of an install from the registry (the action's `tokencli-path` input).
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BIN, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { DEMO } from './env.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const actionText = readFileSync(join(root, 'action.yml'), 'utf8');
+
+interface Step {
+  id: string;
+  shell: string;
+  env: Record<string, string>;
+  run: string;
+}
+
+interface Action {
+  inputs: Record<string, { required: boolean; default?: string }>;
+  outputs: Record<string, string>;
+  steps: Step[];
+}
+
+/** A YAML scalar as action.yml writes them: plain, or in double quotes without escapes. */
+function scalar(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.startsWith('"') && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
+}
+
+/**
+ * Reads the subset of YAML action.yml is written in (block mappings, one list of steps, literal
+ * `run: |` blocks); anything else in the places read here fails the test rather than being guessed.
+ */
+function readAction(text: string): Action {
+  const lines = text.split('\n');
+  const action: Action = { inputs: {}, outputs: {}, steps: [] };
+  const section = (name: string) => {
+    const start = lines.indexOf(`${name}:`);
+    if (start < 0) throw new Error(`action.yml has no ${name}:`);
+    const end = lines.findIndex((line, i) => i > start && /^\S/.test(line));
+    return lines.slice(start + 1, end < 0 ? undefined : end);
+  };
+  let input = '';
+  for (const line of section('inputs')) {
+    const name = /^ {2}([\w-]+):$/.exec(line)?.[1];
+    if (name) {
+      input = name;
+      action.inputs[name] = { required: false };
+      continue;
+    }
+    const field = /^ {4}(required|default): (.*)$/.exec(line);
+    const entry = action.inputs[input];
+    if (field && entry) {
+      if (field[1] === 'required') entry.required = field[2] === 'true';
+      else entry.default = scalar(field[2] ?? '');
+    }
+  }
+  let output = '';
+  for (const line of section('outputs')) {
+    output = /^ {2}([\w-]+):$/.exec(line)?.[1] ?? output;
+    const value = /^ {4}value: (.*)$/.exec(line)?.[1];
+    if (value) action.outputs[output] = value;
+  }
+  const runs = section('runs');
+  expect(runs.slice(0, 2)).toEqual(['  using: composite', '  steps:']);
+  let step: Step | undefined;
+  let block: 'env' | 'run' | undefined;
+  for (const line of runs.slice(2)) {
+    const id = /^ {4}- id: ([\w-]+)$/.exec(line)?.[1];
+    if (id) {
+      step = { id, shell: '', env: {}, run: '' };
+      action.steps.push(step);
+      block = undefined;
+      continue;
+    }
+    if (!step) throw new Error(`a step must start with "- id:": ${line}`);
+    if (block === 'run' && (line.startsWith('        ') || line === '')) {
+      step.run += `${line.slice(8)}\n`;
+      continue;
+    }
+    const envEntry = /^ {8}([A-Z_]+): (.*)$/.exec(line);
+    if (block === 'env' && envEntry) {
+      step.env[envEntry[1] ?? ''] = scalar(envEntry[2] ?? '');
+      continue;
+    }
+    const key = /^ {6}(\w+):(?: (.*))?$/.exec(line);
+    if (key?.[1] === 'shell') step.shell = key[2] ?? '';
+    else if (key?.[1] === 'env' && key[2] === undefined) block = 'env';
+    else if (key?.[1] === 'run' && key[2] === '|') block = 'run';
+    else throw new Error(`unexpected line in a step: ${line}`);
+  }
+  return action;
+}
+
+/** GitHub's `${{ inputs.x }}` and `${{ steps.id.outputs.x }}`, the only expressions used. */
+function evaluate(
+  value: string,
+  inputs: Record<string, string>,
+  outputs: Record<string, Record<string, string>>,
+) {
+  return value.replace(/\$\{\{ *([\w.-]+) *\}\}/g, (_whole, path: string) => {
+    const [kind, name, , output] = path.split('.');
+    if (kind === 'inputs' && name !== undefined) return inputs[name] ?? '';
+    if (kind === 'steps' && name !== undefined && output !== undefined) return outputs[name]?.[output] ?? '';
+    throw new Error(`unsupported expression: ${path}`);
+  });
+}
+
+/** `name=value` lines, as GITHUB_OUTPUT and GITHUB_ENV take them (no multi-line values here). */
+function keyValues(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of text.split('\n').filter(Boolean)) {
+    const at = line.indexOf('=');
+    expect(at, `a name=value line: ${line}`).toBeGreaterThan(0);
+    values[line.slice(0, at)] = line.slice(at + 1);
+  }
+  return values;
+}
+
+interface ActionRun {
+  status: number | null;
+  /** Each step's stdout and stderr as written, in step order: what the runner would log. */
+  log: string;
+  outputs: Record<string, Record<string, string>>;
+  actionOutputs: Record<string, string>;
+  githubEnv: Record<string, string>;
+  /** Every file the run left in its scratch directories (runner temp, config, workspace). */
+  files: string[];
+}
+
+function runAction(
+  action: Action,
+  given: Record<string, string>,
+  baseEnv: Record<string, string>,
+): ActionRun {
+  const inputs: Record<string, string> = {};
+  for (const [name, input] of Object.entries(action.inputs)) {
+    const value = given[name] ?? input.default;
+    if (input.required && !value) throw new Error(`input ${name} is required`);
+    inputs[name] = value ?? '';
+  }
+  const runnerTemp = tempDir('tokencli-action-runner-');
+  const githubEnvFile = join(runnerTemp, 'github-env');
+  writeFileSync(githubEnvFile, '');
+  const outputs: Record<string, Record<string, string>> = {};
+  let log = '';
+  let status: number | null = 0;
+  for (const step of action.steps) {
+    expect(step.shell).toBe('bash');
+    const outputFile = join(runnerTemp, `output-${step.id}`);
+    writeFileSync(outputFile, '');
+    const env: Record<string, string> = {
+      ...baseEnv,
+      RUNNER_TEMP: runnerTemp,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_ENV: githubEnvFile,
+    };
+    for (const [name, value] of Object.entries(step.env)) env[name] = evaluate(value, inputs, outputs);
+    // stderr joins stdout, so the log keeps the order in which the lines were written.
+    const result = spawnSync('bash', ['-e', '-c', `exec 2>&1\n${step.run}`], {
+      env: cleanEnv(env),
+      encoding: 'utf8',
+    });
+    log += result.stdout;
+    outputs[step.id] = keyValues(readFileSync(outputFile, 'utf8'));
+    status = result.status;
+    if (status !== 0) break;
+  }
+  const actionOutputs: Record<string, string> = {};
+  for (const [name, value] of Object.entries(action.outputs))
+    actionOutputs[name] = evaluate(value, inputs, outputs);
+  return {
+    status,
+    log,
+    outputs,
+    actionOutputs,
+    githubEnv: keyValues(readFileSync(githubEnvFile, 'utf8')),
+    files: [runnerTemp, baseEnv.TOKENCLI_CONFIG_DIR ?? '', baseEnv.HOME ?? ''].flatMap(listFiles),
+  };
+}
+
+function listFiles(dir: string): string[] {
+  if (dir === '') return [];
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile());
+}
+
+const action = readAction(actionText);
+let service: ServeHandle;
+beforeAll(async () => {
+  service = await startServe();
+});
+afterAll(() => service.stop());
+
+/** What a workflow passes: its vars and secrets, and this checkout's tokencli. */
+function workflowInputs(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'base-url': service.baseUrl,
+    'client-id': DEMO.clientId,
+    'client-secret': DEMO.clientSecret,
+    email: DEMO.email,
+    password: DEMO.password,
+    'tokencli-path': BIN,
+    ...extra,
+  };
+}
+
+/** A runner's environment: its own HOME and config directory, so every file it writes is seen. */
+function runnerEnv(): Record<string, string> {
+  return { HOME: tempDir('tokencli-action-home-'), TOKENCLI_CONFIG_DIR: tempDir('tokencli-action-config-') };
+}
+
+describe('action.yml', () => {
+  test('inputs reach the scripts only through env, and the version default is this release', () => {
+    for (const step of action.steps) expect(step.run, step.id).not.toContain('${{');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(action.inputs.version?.default).toBe(pkg.version);
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining([
+        'base-url',
+        'client-id',
+        'client-secret',
+        'email',
+        'password',
+        'profile',
+        'min-ttl',
+      ]),
+    );
+  });
+
+  test('the token reaches the output, masked before any line carries it; secrets reach no file', () => {
+    const env = runnerEnv();
+    const run = runAction(action, workflowInputs(), env);
+    expect(run.status, run.log).toBe(0);
+    const token = run.actionOutputs['access-token'] ?? '';
+    expect(token.length).toBeGreaterThan(20);
+    expect(Date.parse(run.actionOutputs['expires-at'] ?? '')).toBeGreaterThan(Date.now());
+
+    const lines = run.log.split('\n');
+    const mask = lines.indexOf(`::add-mask::${token}`);
+    expect(mask).toBeGreaterThanOrEqual(0);
+    expect(lines.findIndex((line) => line.includes(token))).toBe(mask);
+
+    expect(run.githubEnv).toEqual({});
+    for (const file of run.files) {
+      const content = readFileSync(file, 'utf8');
+      expect(content, file).not.toContain(DEMO.clientSecret);
+      expect(content, file).not.toContain(DEMO.password);
+    }
+    expect(run.log).not.toContain(DEMO.clientSecret);
+    expect(run.log).not.toContain(DEMO.password);
+  });
+
+  test('export-env: true gives later steps the token in TOKENCLI_ACCESS_TOKEN', async () => {
+    const run = runAction(action, workflowInputs({ 'export-env': 'true' }), runnerEnv());
+    expect(run.status, run.log).toBe(0);
+    expect(run.githubEnv).toEqual({
+      TOKENCLI_ACCESS_TOKEN: run.actionOutputs['access-token'],
+      TOKENCLI_TOKEN_EXPIRES_AT: run.actionOutputs['expires-at'],
+    });
+    const info = await fetch(`${service.baseUrl}/v2/oauth/tokeninfo?client_id=${DEMO.clientId}`, {
+      headers: { authorization: `Bearer ${run.githubEnv.TOKENCLI_ACCESS_TOKEN}` },
+    });
+    expect(info.status).toBe(200);
+    expect(((await info.json()) as { email: string }).email).toBe(DEMO.email);
+  });
+
+  test('a refused password fails the step with tokencli exit 3, and nothing is output or exported', () => {
+    const run = runAction(
+      action,
+      workflowInputs({ password: 'wrong-password', 'export-env': 'true' }),
+      runnerEnv(),
+    );
+    expect(run.status).toBe(3);
+    expect(run.log).toMatch(/error: .*403/);
+    expect(run.outputs.token).toEqual({});
+    expect(run.githubEnv).toEqual({});
+    expect(run.log).not.toContain('wrong-password');
+  });
+
+  test('a version that is not an exact release is refused before anything is installed', () => {
+    const run = runAction(action, workflowInputs({ 'tokencli-path': '', version: 'latest' }), runnerEnv());
+    expect(run.status).toBe(2);
+    expect(run.log).toContain('::error::version must be an exact tokencli version');
+    const semicolon = runAction(
+      action,
+      workflowInputs({ 'tokencli-path': '', version: '1.0.0;id' }),
+      runnerEnv(),
+    );
+    expect(semicolon.status).toBe(2);
+  });
+});
