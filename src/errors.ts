@@ -50,6 +50,78 @@ export type ErrorCode =
   | 'interrupted'
   | 'internal';
 
+/**
+ * The finer, stable name of a failure within its code: a closed list, so a program (and the CLI's
+ * hint table, src/cli/error-hints.ts) can branch on it and a misspelt one is a type error.
+ */
+export type ErrorReason =
+  // Settings and input (code `usage`).
+  | 'setting_invalid'
+  | 'profile_name_empty'
+  | 'no_such_profile'
+  | 'not_configured'
+  | 'base_url_missing'
+  | 'client_id_missing'
+  | 'client_secret_missing'
+  | 'password_missing'
+  | 'email_missing'
+  | 'base_url_invalid'
+  | 'redirect_uri_invalid'
+  | 'ca_file_unreadable'
+  | 'ca_file_not_pem'
+  | 'access_token_malformed'
+  | 'sign_cert_has_private_key'
+  | 'sign_cert_mismatch'
+  | 'assertion_already_signed'
+  | 'store_unknown'
+  // Credentials (code `not_logged_in`).
+  | 'no_token'
+  | 'other_service'
+  | 'refresh_token_expired'
+  | 'access_token_expired'
+  | 'cannot_renew'
+  | 'min_ttl_unmet'
+  | 'no_refresh_token'
+  | 'no_access_token'
+  | 'access_token_refused'
+  | 'status_check_failed'
+  // The store and the lock.
+  | 'keychain_unavailable'
+  | 'keychain_timeout'
+  | 'keychain_failed'
+  | 'file_store_damaged'
+  | 'config_dir_symlink'
+  | 'profile_store_unreachable'
+  | 'lock_timeout'
+  | 'lock_unwritable'
+  // Login.
+  | 'listen_failed'
+  | 'login_timeout'
+  // The service's answers (ServiceError) and the wire (NetworkError).
+  | 'unexpected_response'
+  | 'redirect'
+  | 'bad_lifetime'
+  | 'bad_token_type'
+  | 'bad_token_value'
+  | 'timeout'
+  | 'connect'
+  | 'dns'
+  | 'reset'
+  | 'proxy'
+  | 'too_large'
+  | 'other'
+  | 'tls_untrusted'
+  | 'tls_clock'
+  | 'tls_hostname'
+  | 'tls_handshake'
+  | 'not_http'
+  // The local token service (tokencli serve).
+  | 'config_unreadable'
+  | 'listen_in_use'
+  | 'listen_denied'
+  | 'listen_not_local'
+  | 'control_not_loopback';
+
 const CODE_OF_EXIT: Record<ExitCodeValue, ErrorCode> = {
   [ExitCode.ok]: 'internal',
   [ExitCode.internal]: 'internal',
@@ -62,14 +134,18 @@ const CODE_OF_EXIT: Record<ExitCodeValue, ErrorCode> = {
 };
 
 export interface TokencliErrorOptions {
-  exitCode: ExitCodeValue;
+  /**
+   * Older throwers name the exit code and let the code follow from it; new ones give `code` (the
+   * CLI chooses exit codes from code and reason, src/cli/exit-codes.ts).
+   */
+  exitCode?: ExitCodeValue | undefined;
   /** Default: the code that goes with the exit code (`usage` for 2, `service_refused` for 3, …). */
   code?: ErrorCode | undefined;
   /**
    * A finer, stable name of the failure within its code (`port_in_use`, `ca_file_missing`, …), with
    * `details`, for the CLI's hint table and for programs that need more than the code.
    */
-  reason?: string | undefined;
+  reason?: ErrorReason | undefined;
   details?: Readonly<Record<string, string | number | undefined>> | undefined;
   /**
    * What the user can do about it; printed as `hint: …`. Set only by `src/cli/` (and by lower
@@ -81,8 +157,9 @@ export interface TokencliErrorOptions {
 
 export class TokencliError extends Error {
   readonly code: ErrorCode;
-  readonly exitCode: ExitCodeValue;
-  readonly reason: string | undefined;
+  /** The exit code an older thrower chose; the CLI decides (src/cli/exit-codes.ts). */
+  readonly exitCode: ExitCodeValue | undefined;
+  readonly reason: ErrorReason | undefined;
   readonly details: Readonly<Record<string, string | number | undefined>>;
   readonly hint: string | undefined;
 
@@ -90,7 +167,8 @@ export class TokencliError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TokencliError';
     this.exitCode = options.exitCode;
-    this.code = options.code ?? CODE_OF_EXIT[options.exitCode];
+    this.code =
+      options.code ?? (options.exitCode === undefined ? 'internal' : CODE_OF_EXIT[options.exitCode]);
     this.reason = options.reason;
     this.details = options.details ?? {};
     this.hint = options.hint;
@@ -109,7 +187,7 @@ export class UsageError extends TokencliError {
 export class InputError extends TokencliError {
   constructor(
     message: string,
-    reason: string,
+    reason: ErrorReason,
     details: Record<string, string | number | undefined> = {},
     cause?: unknown,
   ) {
@@ -120,8 +198,13 @@ export class InputError extends TokencliError {
 
 /** Nothing usable stored (not logged in, no refresh token, refresh token expired): exit 4. */
 export class NotLoggedInError extends TokencliError {
-  constructor(message: string, hint?: string, reason?: string) {
-    super(message, { exitCode: ExitCode.notLoggedIn, code: 'not_logged_in', hint, reason });
+  constructor(
+    message: string,
+    hint?: string,
+    reason?: ErrorReason,
+    details?: Record<string, string | number | undefined>,
+  ) {
+    super(message, { exitCode: ExitCode.notLoggedIn, code: 'not_logged_in', hint, reason, details });
     this.name = 'NotLoggedInError';
   }
 }

@@ -5,8 +5,8 @@
  * the CLI's to say (src/cli/error-hints.ts), from the fields and the request context kept here.
  */
 import { ExitCode, type ExitCodeValue, TokencliError } from '../errors.js';
+import type { GrantTypeValue } from '../protocol/grants.js';
 import type { MalformedReason } from './parse-fields.js';
-import type { GrantTypeValue } from './types.js';
 
 /** What the request was, so that errors can say what to do about it. */
 export interface RequestContext {
@@ -43,7 +43,8 @@ export interface ServiceErrorOptions extends ServiceErrorFields, ServiceErrorCon
   message: string;
   exitCode: ExitCodeValue;
   /** `unexpected_response` (a body that is not the JSON expected) or `redirect`. */
-  reason?: string | undefined;
+  reason?: 'unexpected_response' | 'redirect' | 'access_token_refused' | MalformedReason | undefined;
+  details?: Record<string, string | number | undefined> | undefined;
   cause?: unknown;
 }
 
@@ -67,6 +68,7 @@ export class ServiceError extends TokencliError {
       exitCode: options.exitCode,
       code: options.exitCode === ExitCode.refused ? 'service_refused' : 'service_unavailable',
       reason: options.reason,
+      details: options.details,
       cause: options.cause,
     });
     this.name = 'ServiceError';
@@ -136,5 +138,24 @@ export function unexpectedResponseError(
     reason,
     endpoint,
     cause,
+  });
+}
+
+/**
+ * The same refusal of a stored access token after it was dropped from the cache: reason
+ * `access_token_refused`, details `canRenew` (1 when a refresh token remains to renew it).
+ */
+export function droppedTokenError(refused: ServiceError, canRenew: boolean): ServiceError {
+  return new ServiceError({
+    status: refused.status,
+    serviceCode: refused.serviceCode,
+    subcode: refused.subcode,
+    description: refused.description,
+    ...refused.context,
+    message: refused.message,
+    exitCode: refused.exitCode ?? ExitCode.refused,
+    reason: 'access_token_refused',
+    details: { canRenew: canRenew ? 1 : 0 },
+    cause: refused,
   });
 }

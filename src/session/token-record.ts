@@ -1,10 +1,6 @@
-/**
- * Turns a token response into the stored record (SPEC.md §2.7) and a record into the `--json`
- * document of `token`, `refresh`, `sso` and `login` (SPEC.md §2.6).
- */
-import type { TokenSet, TokenSource } from '../oauth/types.js';
+/** Turns a token response into the stored record (SPEC.md §2.7). */
+import type { TokenSet } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
-import { maskToken, secondsUntil } from './format.js';
 
 export interface RecordContext {
   baseUrl: string;
@@ -40,45 +36,4 @@ export function toRecord(tokens: TokenSet, context: RecordContext): TokenRecord 
   const redirectUri = tokens.redirect_uri ?? previous?.redirect_uri;
   if (redirectUri !== undefined) record.redirect_uri = redirectUri;
   return record;
-}
-
-/** Whether a stored record belongs to these service coordinates (SPEC.md §2.7). */
-export function recordMatches(
-  record: TokenRecord | undefined,
-  baseUrl: string,
-  clientId: string,
-): record is TokenRecord {
-  return record !== undefined && record.base_url === baseUrl && record.client_id === clientId;
-}
-
-/**
- * The `--json` document: the same keys whatever produced the token. The refresh token (a 30-day
- * credential) is masked like the table unless `showTokens` (SPEC.md §2.6): output pasted into a
- * bug report must not leak it. The access token is the result, so it is always shown.
- */
-export function tokenJson(
-  record: TokenRecord,
-  profile: string,
-  source: TokenSource,
-  now: Date,
-  showTokens = false,
-): Record<string, unknown> {
-  const json: Record<string, unknown> = {
-    access_token: record.access_token,
-    token_type: record.token_type,
-    expires_in: Math.max(0, secondsUntil(record.expires_at, now) ?? 0),
-    expires_at: record.expires_at,
-  };
-  if (record.refresh_token !== undefined) {
-    json.refresh_token = showTokens ? record.refresh_token : maskToken(record.refresh_token);
-    if (record.refresh_token_expires_at !== undefined) {
-      json.refresh_token_expires_in = Math.max(0, secondsUntil(record.refresh_token_expires_at, now) ?? 0);
-      json.refresh_token_expires_at = record.refresh_token_expires_at;
-    }
-  }
-  if (record.redirect_uri !== undefined) json.redirect_uri = record.redirect_uri;
-  if (record.email !== undefined) json.email = record.email;
-  json.profile = profile;
-  json.source = source;
-  return json;
 }

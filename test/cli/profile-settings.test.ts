@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeConfig } from '../../src/cli/config-file.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { createDeps } from '../../src/cli/deps.js';
 import { createTestIO } from '../../src/cli/test-io.js';
+import { writeConfig } from '../../src/session/config-file.js';
 
 const dirs: string[] = [];
 afterEach(async () => {

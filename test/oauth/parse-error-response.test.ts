@@ -5,7 +5,7 @@ import type { HttpResponse } from '../../src/http/request.js';
 import { parseErrorResponse } from '../../src/oauth/parse-error-response.js';
 import { readServiceJson } from '../../src/oauth/read-service-response.js';
 import { type RequestContext, ServiceError } from '../../src/oauth/service-error.js';
-import { GrantType } from '../../src/oauth/types.js';
+import { GrantType } from '../../src/protocol/grants.js';
 
 const TOKEN: RequestContext = {
   endpoint: 'token',

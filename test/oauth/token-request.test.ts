@@ -7,7 +7,8 @@ import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
-import { type GrantRequest, GrantType } from '../../src/oauth/types.js';
+import type { GrantRequest } from '../../src/oauth/types.js';
+import { GrantType } from '../../src/protocol/grants.js';
 import { VERSION } from '../../src/version.js';
 import { described } from '../helpers/described.js';
 import {

@@ -5,12 +5,12 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../errors.js';
-import type { ConfigFile } from '../config-file.js';
+import type { ConfigFile } from '../../session/config-file.js';
+import type { Settings } from '../../session/settings.js';
 import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
 import { profileNames } from '../profile-names.js';
 import { everyStore, profileStores } from '../profile-stores.js';
-import type { Settings } from '../settings.js';
 import { note } from '../token-output.js';
 
 function requireKnown(settings: Settings, name: string): void {
