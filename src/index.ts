@@ -26,6 +26,7 @@
 import { UsageError } from './errors.js';
 import type { Transport } from './http/node-transport.js';
 import type { TokenInfo, TokenSource } from './oauth/types.js';
+import { SETTING_VARIABLES } from './session/environment.js';
 import type { EventSink } from './session/events.js';
 import { givenSecrets } from './session/secret-source.js';
 import { Session, type SessionOptions } from './session/session.js';
@@ -211,8 +212,8 @@ export class TokenClient {
   #secrets() {
     const env = this.#options.env ?? process.env;
     return givenSecrets({
-      clientSecret: this.#options.clientSecret ?? (env.TOKENCLI_CLIENT_SECRET || undefined),
-      password: this.#options.password ?? (env.TOKENCLI_PASSWORD || undefined),
+      clientSecret: this.#options.clientSecret ?? (env[SETTING_VARIABLES.clientSecret] || undefined),
+      password: this.#options.password ?? (env[SETTING_VARIABLES.password] || undefined),
     });
   }
 

@@ -7,6 +7,7 @@ import { TokencliError } from '../errors.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 import type { StoreKind } from '../store/types.js';
 import { type ConfigFile, configDirFrom, type ProfileConfig, readConfig } from './config-file.js';
+import { SETTING_VARIABLES } from './environment.js';
 import { SettingError, type SettingOrigin } from './setting-error.js';
 
 export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
@@ -177,7 +178,8 @@ function chooseProfile(
     });
   }
   if (options.profile !== undefined) return [options.profile, 'option'];
-  if (env.TOKENCLI_PROFILE) return [env.TOKENCLI_PROFILE, 'environment'];
+  const fromEnv = env[SETTING_VARIABLES.profile];
+  if (fromEnv) return [fromEnv, 'environment'];
   if (config.active_profile) return [config.active_profile, 'active profile'];
   return ['default', 'default'];
 }
@@ -191,10 +193,11 @@ export async function resolveSettings(options: SettingOptions, env: NodeJS.Proce
   const from = <T>(option: T | undefined, variable: string, key: keyof ProfileConfig) =>
     layered<T>(option, env, variable, profile, stored, key);
 
-  const baseUrl = from<string>(options.baseUrl, 'TOKENCLI_BASE_URL', 'base_url');
-  const storeKind = from<string>(options.store, 'TOKENCLI_STORE', 'store');
-  const timeout = from<string | number>(options.timeoutSeconds, 'TOKENCLI_TIMEOUT', 'timeout');
-  const clientId = from<string>(options.clientId, 'TOKENCLI_CLIENT_ID', 'client_id');
+  const vars = SETTING_VARIABLES;
+  const baseUrl = from<string>(options.baseUrl, vars.baseUrl, 'base_url');
+  const storeKind = from<string>(options.store, vars.store, 'store');
+  const timeout = from<string | number>(options.timeoutSeconds, vars.timeoutSeconds, 'timeout');
+  const clientId = from<string>(options.clientId, vars.clientId, 'client_id');
   const checkedBaseUrl = baseUrl && checkBaseUrl(baseUrl[0], baseUrl[1]);
 
   const overrides: ServiceOverride[] = [];
@@ -212,7 +215,7 @@ export async function resolveSettings(options: SettingOptions, env: NodeJS.Proce
     });
   }
 
-  const redirectUri = options.redirectUri || env.TOKENCLI_REDIRECT_URI || stored.redirect_uri;
+  const redirectUri = options.redirectUri || env[SETTING_VARIABLES.redirectUri] || stored.redirect_uri;
   return {
     profile,
     profileSource,
@@ -226,7 +229,7 @@ export async function resolveSettings(options: SettingOptions, env: NodeJS.Proce
     clientId: clientId?.[0],
     redirectUri: redirectUri || DEFAULT_REDIRECT_URI,
     redirectUriGiven: Boolean(redirectUri),
-    email: options.email || env.TOKENCLI_EMAIL || stored.email || undefined,
+    email: options.email || env[SETTING_VARIABLES.email] || stored.email || undefined,
     storeKind: storeKind && parseStore(storeKind[0], storeKind[1]),
     timeoutMs: timeout ? parseTimeout(timeout[0], timeout[1]) : DEFAULT_TIMEOUT_SECONDS * 1000,
     caFile: options.caFile || stored.ca_file || undefined,

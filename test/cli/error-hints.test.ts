@@ -102,6 +102,8 @@ describe('layering', () => {
       const path = relative(SRC, file);
       // The CLI words things; the server's own flags belong to `tokencli serve`'s wording there.
       if (path.startsWith('cli/') || path.startsWith('server/') || path === 'index.ts') continue;
+      // The one list of the variables the session reads; errors record them as data.
+      if (path === 'session/environment.ts') continue;
       codeOf(readFileSync(file, 'utf8'))
         .split('\n')
         .forEach((line, index) => {

@@ -43,12 +43,12 @@ describe('profile precedence', () => {
     expect(await settingsWith(env)).toMatchObject({ profile: 'work', profileSource: 'active profile' });
     expect(await settingsWith({ ...env, TOKENCLI_PROFILE: 'home' })).toMatchObject({
       profile: 'home',
-      profileSource: 'TOKENCLI_PROFILE',
+      profileSource: 'environment',
       baseUrl: 'https://home.example',
     });
     expect(await settingsWith({ ...env, TOKENCLI_PROFILE: 'home' }, { profile: 'work' })).toMatchObject({
       profile: 'work',
-      profileSource: '--profile',
+      profileSource: 'option',
       storeKind: 'file',
       storeSource: 'profile',
     });
@@ -68,14 +68,19 @@ describe('profile precedence', () => {
     expect((await settingsWith({ ...env, TOKENCLI_CLIENT_ID: 'work-client' })).overrides).toEqual([]);
     expect((await settingsWith(env, { baseUrl: 'https://other.example' })).overrides).toEqual([
       {
-        setting: 'base URL',
+        setting: 'baseUrl',
         recorded: 'https://work.example',
         given: 'https://other.example',
-        source: '--base-url',
+        origin: { kind: 'option' },
       },
     ]);
     expect((await settingsWith({ ...env, TOKENCLI_CLIENT_ID: 'x' })).overrides).toEqual([
-      { setting: 'client id', recorded: 'work-client', given: 'x', source: 'TOKENCLI_CLIENT_ID' },
+      {
+        setting: 'clientId',
+        recorded: 'work-client',
+        given: 'x',
+        origin: { kind: 'environment', variable: 'TOKENCLI_CLIENT_ID' },
+      },
     ]);
   });
 });
