@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
 import { ExitCode, InputError, TokencliError } from '../../src/errors.js';
 import { type AuthorizationGrant, type LoginFlowDeps, runLoginFlow } from '../../src/login/login-flow.js';
-import { s256Challenge } from '../../src/login/pkce.js';
+import { s256Challenge } from '../../src/protocol/pkce.js';
 import { rawGet } from './http-get.js';
 
 const settings = {
