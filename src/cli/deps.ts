@@ -67,6 +67,7 @@ export { checkProfileName, noSuchProfile } from '../session/settings.js';
 export { openStore } from '../store/open-store.js';
 
 export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): Deps {
+  const now = overrides.now ?? (() => new Date());
   let session: Session | undefined;
   const sessionFor = (local?: LocalOverrides) => {
     session ??= new Session({
@@ -75,7 +76,7 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
       signal: ctx.signal,
       onEvent: (event) => printSessionEvent(ctx, event),
       announceStoreFallback: !ctx.globals.quiet,
-      now: overrides.now,
+      now,
       openBrowser: overrides.openBrowser,
       http: {
         trace: ctx.globals.verbose ? (line) => ctx.io.stderr.write(`${line}\n`) : undefined,
@@ -86,7 +87,7 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
   };
   const deps: Deps = {
     ...ctx,
-    now: () => sessionFor().now(),
+    now,
     session: sessionFor,
     settings: (local) => sessionFor(local).settings(),
     service: () => sessionFor().service(),

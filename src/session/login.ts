@@ -10,7 +10,7 @@ import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
-import { toRecord } from './token-record.js';
+import { toRecord } from './record-from-tokens.js';
 
 export interface LoginOptions {
   scope?: string | undefined;

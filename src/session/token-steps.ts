@@ -11,7 +11,7 @@ import type { TokenRecord } from '../store/types.js';
 import { freshRecord, type ProfileTokens, wholeLifeSeconds } from './profile-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
-import { toRecord } from './token-record.js';
+import { toRecord } from './record-from-tokens.js';
 
 export interface TokenStepOptions {
   /** A cached token must have at least this many seconds left. */
