@@ -1,6 +1,8 @@
 /**
  * The errors every layer throws for expected failures. Each has a stable string `code` a program
- * can branch on (the library's contract, see src/index.ts) and the exit code of SPEC.md §2.6.
+ * can branch on (the library's contract, see src/index.ts) and, where there is more to say, a
+ * `reason` from a closed list with structured `details`. Exit codes are the CLI's choice, made from
+ * code and reason in src/cli/exit-codes.ts (`ExitCode` is here for the CLI, the service and tests).
  *
  * Layers below `src/cli/` never print and never name a CLI flag or environment variable: they say
  * what went wrong (`code`, a finer `reason`, structured `details`), and `src/cli/error-hints.ts`
@@ -135,8 +137,9 @@ const CODE_OF_EXIT: Record<ExitCodeValue, ErrorCode> = {
 
 export interface TokencliErrorOptions {
   /**
-   * Older throwers name the exit code and let the code follow from it; new ones give `code` (the
-   * CLI chooses exit codes from code and reason, src/cli/exit-codes.ts).
+   * Deprecated: the exit code a thrower chose, from which `code` follows when it is not given.
+   * Only the local token service's configuration errors still set it; the CLI chooses exit codes
+   * from code and reason (src/cli/exit-codes.ts) and never reads this.
    */
   exitCode?: ExitCodeValue | undefined;
   /** Default: the code that goes with the exit code (`usage` for 2, `service_refused` for 3, …). */
@@ -157,7 +160,7 @@ export interface TokencliErrorOptions {
 
 export class TokencliError extends Error {
   readonly code: ErrorCode;
-  /** The exit code an older thrower chose; the CLI decides (src/cli/exit-codes.ts). */
+  /** Deprecated (see TokencliErrorOptions.exitCode); undefined for every error but the service's configuration errors. */
   readonly exitCode: ExitCodeValue | undefined;
   readonly reason: ErrorReason | undefined;
   readonly details: Readonly<Record<string, string | number | undefined>>;
@@ -178,7 +181,7 @@ export class TokencliError extends Error {
 /** Bad flag, missing or malformed input, refused plain-http base URL: exit 2. */
 export class UsageError extends TokencliError {
   constructor(message: string, hint?: string, cause?: unknown) {
-    super(message, { exitCode: ExitCode.usage, hint, cause });
+    super(message, { code: 'usage', hint, cause });
     this.name = 'UsageError';
   }
 }
@@ -191,7 +194,7 @@ export class InputError extends TokencliError {
     details: Record<string, string | number | undefined> = {},
     cause?: unknown,
   ) {
-    super(message, { exitCode: ExitCode.usage, reason, details, cause });
+    super(message, { code: 'usage', reason, details, cause });
     this.name = 'InputError';
   }
 }
@@ -204,7 +207,7 @@ export class NotLoggedInError extends TokencliError {
     reason?: ErrorReason,
     details?: Record<string, string | number | undefined>,
   ) {
-    super(message, { exitCode: ExitCode.notLoggedIn, code: 'not_logged_in', hint, reason, details });
+    super(message, { code: 'not_logged_in', hint, reason, details });
     this.name = 'NotLoggedInError';
   }
 }
@@ -212,7 +215,7 @@ export class NotLoggedInError extends TokencliError {
 /** Ctrl-C or an aborted signal: exit 130. */
 export class InterruptedError extends TokencliError {
   constructor(cause?: unknown) {
-    super('interrupted', { exitCode: ExitCode.interrupted, code: 'interrupted', cause });
+    super('interrupted', { code: 'interrupted', cause });
     this.name = 'InterruptedError';
   }
 }

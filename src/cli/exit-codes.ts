@@ -28,7 +28,5 @@ const BY_REASON: Partial<Record<ErrorReason, ExitCodeValue>> = {
 };
 
 export function exitCodeOf(error: TokencliError): ExitCodeValue {
-  // A status check says with its exit code which failure decided it (commands/status.ts).
-  if (error.reason === 'status_check_failed' && error.exitCode !== undefined) return error.exitCode;
   return (error.reason && BY_REASON[error.reason]) ?? BY_CODE[error.code];
 }

@@ -2,7 +2,7 @@
  * Secrets come from stdin (`--…-stdin`), an environment variable, or a prompt without echo on a
  * terminal — never from a flag value, which would show in `ps` and shell history (SPEC.md §2.1).
  */
-import { ExitCode, TokencliError, UsageError } from '../errors.js';
+import { TokencliError, UsageError } from '../errors.js';
 import type { SecretSource as SessionSecrets } from '../session/secret-source.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { EscapeSequenceFilter } from '../text/terminal-keys.js';
@@ -73,8 +73,7 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
       for (const char of data.toString('utf8')) {
         if (!keys.accept(char)) continue;
         if (char === '\r' || char === '\n' || char === '\u0004') return finish();
-        if (char === '\u0003')
-          return finish(new TokencliError('interrupted', { exitCode: ExitCode.interrupted }));
+        if (char === '\u0003') return finish(new TokencliError('interrupted', { code: 'interrupted' }));
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
         else value += char;
       }

@@ -4,7 +4,7 @@
  * The message names the HTTP status and the service's code/subcode/message; what to do about it is
  * the CLI's to say (src/cli/error-hints.ts), from the fields and the request context kept here.
  */
-import { ExitCode, type ExitCodeValue, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 import type { GrantTypeValue } from '../protocol/grants.js';
 import type { MalformedReason } from './parse-fields.js';
 
@@ -41,7 +41,8 @@ export interface ServiceErrorContext {
 
 export interface ServiceErrorOptions extends ServiceErrorFields, ServiceErrorContext {
   message: string;
-  exitCode: ExitCodeValue;
+  /** A refusal of what was sent, or a failure of the service. */
+  code: 'service_refused' | 'service_unavailable';
   /** `unexpected_response` (a body that is not the JSON expected) or `redirect`. */
   reason?: 'unexpected_response' | 'redirect' | 'access_token_refused' | MalformedReason | undefined;
   details?: Record<string, string | number | undefined> | undefined;
@@ -65,8 +66,7 @@ export class ServiceError extends TokencliError {
 
   constructor(options: ServiceErrorOptions) {
     super(options.message, {
-      exitCode: options.exitCode,
-      code: options.exitCode === ExitCode.refused ? 'service_refused' : 'service_unavailable',
+      code: options.code,
       reason: options.reason,
       details: options.details,
       cause: options.cause,
@@ -93,10 +93,8 @@ const NOT_A_REFUSAL = new Set([404, 405, 408, 413, 429]);
  * Exit 3 where the service refused what was sent (SPEC.md §2.6: bad credentials, grant not enabled,
  * invalid code or token), exit 5 for everything else: 5xx, redirects, wrong endpoint, rate limits.
  */
-export function exitCodeForStatus(status: number): ExitCodeValue {
-  return status >= 400 && status < 500 && !NOT_A_REFUSAL.has(status)
-    ? ExitCode.refused
-    : ExitCode.unavailable;
+export function isRefusalStatus(status: number): boolean {
+  return status >= 400 && status < 500 && !NOT_A_REFUSAL.has(status);
 }
 
 /**
@@ -134,7 +132,7 @@ export function unexpectedResponseError(
     status,
     description: problem,
     message: `the token service sent an unexpected response (HTTP ${status}): ${problem}`,
-    exitCode: ExitCode.unavailable,
+    code: 'service_unavailable',
     reason,
     endpoint,
     cause,
@@ -153,7 +151,7 @@ export function droppedTokenError(refused: ServiceError, canRenew: boolean): Ser
     description: refused.description,
     ...refused.context,
     message: refused.message,
-    exitCode: refused.exitCode ?? ExitCode.refused,
+    code: refused.code === 'service_unavailable' ? 'service_unavailable' : 'service_refused',
     reason: 'access_token_refused',
     details: { canRenew: canRenew ? 1 : 0 },
     cause: refused,

@@ -8,9 +8,9 @@ import type { Readable } from 'node:stream';
 import type { AuthorizationGrant } from '../login/login-flow.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
+import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
-import { toRecord } from './record-from-tokens.js';
 
 export interface LoginOptions {
   scope?: string | undefined;

@@ -2,9 +2,9 @@
 import { NotLoggedInError } from '../errors.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
+import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
-import { toRecord } from './record-from-tokens.js';
 
 export async function refreshNow(
   session: Session,

@@ -5,9 +5,9 @@
 import type { GrantRequest } from '../oauth/types.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
+import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
-import { toRecord } from './record-from-tokens.js';
 
 export interface SamlDocument {
   field: 'SAMLResponse' | 'SAMLAssertion';

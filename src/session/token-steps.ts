@@ -9,9 +9,9 @@ import type { TokenSource } from '../oauth/types.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
 import { freshRecord, type ProfileTokens, wholeLifeSeconds } from './profile-tokens.js';
+import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
-import { toRecord } from './record-from-tokens.js';
 
 export interface TokenStepOptions {
   /** A cached token must have at least this many seconds left. */

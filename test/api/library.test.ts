@@ -82,7 +82,7 @@ describe('getToken', () => {
     const { env } = await setup();
     const error = await getToken({ env, clientSecret: DEMO.clientSecret }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotLoggedInError);
-    expect(error).toMatchObject({ code: 'not_logged_in', exitCode: 4 });
+    expect(error).toMatchObject({ code: 'not_logged_in' });
   });
 
   it('reports a refusal with the service fields (code service_refused)', async () => {

@@ -73,14 +73,14 @@ describe('against the local token service', () => {
 
   it('bad user credentials: subcode 017, exit 3', async () => {
     const error = await serviceError(requestToken(client, { ...demoUser, password: 'wrong-password' }));
-    expect(described(error)).toMatchObject({ status: 403, subcode: '017', exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 403, subcode: '017', code: 'service_refused' });
     expect(hintFor(error)).toMatch(/email and password/);
     expect(error.message).not.toContain('wrong-password');
   });
 
   it('unknown client: the ErrorCode body, exit 3, hint naming the client id', async () => {
     const error = await serviceError(requestToken({ ...client, clientId: 'nobody' }, demoUser));
-    expect(described(error)).toMatchObject({ status: 400, exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 400, code: 'service_refused' });
     expect(hintFor(error)).toMatch(/client id "nobody"/);
   });
 
@@ -101,7 +101,7 @@ describe('against the local token service', () => {
     expect(described(error)).toMatchObject({
       status: 400,
       serviceCode: 'invalid_grant',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
     });
     expect(hintFor(error)).toMatch(/tokencli login/);
   });
@@ -110,13 +110,13 @@ describe('against the local token service', () => {
     const error = await serviceError(
       requestToken(client, { grant_type: GrantType.refreshToken, refresh_token: 'no-such-refresh-token' }),
     );
-    expect(described(error)).toMatchObject({ serviceCode: 'invalid_grant', exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ serviceCode: 'invalid_grant', code: 'service_refused' });
     expect(hintFor(error)).toBe('the refresh token is invalid, expired or revoked; run tokencli login');
   });
 
   it('an unknown access token on tokeninfo: 401, exit 3', async () => {
     const error = await serviceError(fetchTokenInfo(client, 'no-such-access-token'));
-    expect(described(error)).toMatchObject({ status: 401, exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 401, code: 'service_refused' });
     expect(hintFor(error)).toMatch(/invalid, expired or revoked/);
     expect(error.message).not.toContain('no-such-access-token');
   });
@@ -129,7 +129,7 @@ describe('against the local token service', () => {
     } as const;
     const first = await requestToken(client, single);
     const error = await serviceError(requestToken(client, single));
-    expect(described(error)).toMatchObject({ status: 403, subcode: '018', exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 403, subcode: '018', code: 'service_refused' });
     expect(hintFor(error)).toBe('run again with --end-other-sessions to end your other sessions');
     const second = await requestToken(client, single, { endOtherSessions: true });
     expect(second.access_token).not.toBe(first.access_token);

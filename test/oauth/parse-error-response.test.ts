@@ -46,7 +46,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       serviceCode: 'invalid_request',
       subcode: undefined,
       description: 'invalid or null consumer key: XXXX',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message:
         'the token service refused the request (HTTP 400, invalid_request): invalid or null consumer key: XXXX',
       hint: `check the client id "demo-client": it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or tokencli configure)`,
@@ -69,7 +69,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       serviceCode: '403',
       subcode: '017',
       description: 'Credential provided is invalid. or there was problem with your account.',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message:
         'the token service refused the request (HTTP 403, subcode 017): Credential provided is invalid. or there was problem with your account.',
       hint: 'check the email and password (--email or TOKENCLI_EMAIL, --password-stdin or TOKENCLI_PASSWORD)',
@@ -115,7 +115,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       serviceCode: 'invalid_grant',
       subcode: undefined,
       description: 'the grant is not valid',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message: 'the token service refused the request (HTTP 400, invalid_grant): the grant is not valid',
       hint,
     });
@@ -155,7 +155,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       status: 401,
       serviceCode: 'invalid_token',
       description: 'token expired',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message: 'the token service refused the request (HTTP 401, invalid_token): token expired',
       hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
     });
@@ -172,7 +172,7 @@ describe('parseErrorResponse: anything else', () => {
       serviceCode: undefined,
       subcode: undefined,
       description: '502 Bad Gateway 502 Bad Gateway nginx',
-      exitCode: ExitCode.unavailable,
+      code: 'service_unavailable',
       message: 'the token service failed (HTTP 502): 502 Bad Gateway 502 Bad Gateway nginx',
       hint: 'the token service is failing; try again later, or ask its operator',
     });
@@ -194,14 +194,14 @@ describe('parseErrorResponse: anything else', () => {
     expect(hintFor(error)).toMatch(/client id and client secret/);
     const failed = parseErrorResponse(response(503, '  '), TOKEN);
     expect(failed.message).toBe('the token service failed (HTTP 503) with an empty body');
-    expect(failed.exitCode).toBe(ExitCode.unavailable);
+    expect(failed.exitCode).toBe('service_unavailable');
   });
 
   it('treats 404, 405, 408, 413 and 429 as failures (exit 5), not refusals', () => {
     for (const status of [404, 405, 408, 413, 429]) {
-      expect(
-        parseErrorResponse(response(status, 'nope', { 'content-type': 'text/plain' }), TOKEN).exitCode,
-      ).toBe(ExitCode.unavailable);
+      expect(parseErrorResponse(response(status, 'nope', { 'content-type': 'text/plain' }), TOKEN).code).toBe(
+        'service_unavailable',
+      );
     }
     expect(hintFor(parseErrorResponse(response(404, ''), TOKEN))).toMatch(/base URL/);
     expect(hintFor(parseErrorResponse(response(429, '', { 'retry-after': '120' }), TOKEN))).toBe(
@@ -263,7 +263,7 @@ describe('readServiceJson', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ServiceError);
-    expect((error as ServiceError).exitCode).toBe(ExitCode.unavailable);
+    expect((error as ServiceError).exitCode).toBe('service_unavailable');
     expect((error as ServiceError).message).toBe(
       `the token service sent an unexpected response (HTTP 200): ${problem}`,
     );
@@ -271,7 +271,7 @@ describe('readServiceJson', () => {
 
   it('treats a 200 carrying an error document as the refusal it is', () => {
     expect(() => readServiceJson(response(200, { error: 'invalid_grant' }), TOKEN)).toThrow(
-      expect.objectContaining({ exitCode: ExitCode.refused, serviceCode: 'invalid_grant', status: 200 }),
+      expect.objectContaining({ code: 'service_refused', serviceCode: 'invalid_grant', status: 200 }),
     );
   });
 
@@ -285,7 +285,7 @@ describe('readServiceJson', () => {
     } catch (e) {
       error = e as ServiceError;
     }
-    expect(error?.exitCode).toBe(ExitCode.unavailable);
+    expect(error?.exitCode).toBe('service_unavailable');
     expect(error?.status).toBe(302);
     expect(error?.message).toBe(
       'the token service answered with a redirect (HTTP 302) to https://login.example/sso?code=[redacted]&next=%2Fhome; redirects are not followed so that credentials are never sent elsewhere',

@@ -162,7 +162,7 @@ describe('requestToken: the answers', () => {
         Error: 'invalid or null consumer key: demo-client',
         Hint: 'pass client_id',
       },
-      { status: 400, serviceCode: 'invalid_request', subcode: undefined, exitCode: ExitCode.refused },
+      { status: 400, serviceCode: 'invalid_request', subcode: undefined, code: 'service_refused' },
     ],
     [
       'subcode 017',
@@ -178,7 +178,7 @@ describe('requestToken: the answers', () => {
         status: 403,
         serviceCode: '403',
         subcode: '017',
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         message:
           'the token service refused the request (HTTP 403, subcode 017): Credential provided is invalid. or there was problem with your account.',
       },
@@ -195,7 +195,7 @@ describe('requestToken: the answers', () => {
       },
       {
         subcode: '018',
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         hint: 'run again with --end-other-sessions to end your other sessions',
       },
     ],
@@ -207,7 +207,7 @@ describe('requestToken: the answers', () => {
         status: 400,
         serviceCode: 'invalid_grant',
         description: 'wrong email or password',
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         message: 'the token service refused the request (HTTP 400, invalid_grant): wrong email or password',
       },
     ],
@@ -217,7 +217,7 @@ describe('requestToken: the answers', () => {
       '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
       {
         status: 502,
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message: 'the token service failed (HTTP 502): 502 Bad Gateway 502 Bad Gateway',
       },
     ],
@@ -227,7 +227,7 @@ describe('requestToken: the answers', () => {
       '',
       {
         status: 500,
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message: 'the token service failed (HTTP 500) with an empty body',
       },
     ],
@@ -237,7 +237,7 @@ describe('requestToken: the answers', () => {
       '<!DOCTYPE html><html><body><p>Please sign in</p></body></html>',
       {
         status: 200,
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): the body is not JSON (text/html, 62 characters): Please sign in',
       },
@@ -247,7 +247,7 @@ describe('requestToken: the answers', () => {
       200,
       '{"',
       {
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): the body is not JSON (application/json, 2 characters): {"',
       },
@@ -257,7 +257,7 @@ describe('requestToken: the answers', () => {
       200,
       { token_type: 'BearerToken', expires_in: 3599 },
       {
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): access_token is missing from the token response',
       },
@@ -267,7 +267,7 @@ describe('requestToken: the answers', () => {
       200,
       'null',
       {
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): the token response is null, not a JSON object',
       },

@@ -72,7 +72,7 @@ describe('fetchTokenInfo', () => {
       status: 401,
       serviceCode: 'invalid_token',
       description: 'the token expired',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message: 'the token service refused the request (HTTP 401, invalid_token): the token expired',
       hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
     });
@@ -89,7 +89,7 @@ describe('fetchTokenInfo', () => {
       (e: unknown) => e,
     );
     expect(described(error)).toMatchObject({
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message:
         'the token service refused the request (HTTP 400, invalid_request): refresh token information is not supported',
       hint: 'tokeninfo inspects access tokens only (not refresh tokens); check the token and the client id',
@@ -116,7 +116,7 @@ describe('fetchTokenInfo', () => {
       (e: unknown) => e,
     );
     expect(described(error)).toMatchObject({
-      exitCode: ExitCode.unavailable,
+      code: 'service_unavailable',
       message:
         'the token service sent an unexpected response (HTTP 200): the token information carries none of the documented fields',
     });

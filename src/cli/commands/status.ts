@@ -4,7 +4,7 @@
  * `--check` it asks the service's tokeninfo about each selected profile's token (issue 9) and the
  * exit code says whether all of them are usable.
  */
-import { ExitCode, TokencliError } from '../../errors.js';
+import { type ErrorCode, TokencliError } from '../../errors.js';
 import type { TokenRecord } from '../../store/types.js';
 import { type Deps, noSuchProfile } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
@@ -36,11 +36,11 @@ export interface StatusOptions {
 }
 
 /** Which failure decides the exit code when several profiles fail differently. */
-const EXIT_OF: Record<Exclude<Check, 'valid'>, number> = {
-  refused: ExitCode.refused,
-  unreachable: ExitCode.unavailable,
-  not_logged_in: ExitCode.notLoggedIn,
-  store_unreachable: ExitCode.notLoggedIn,
+const CODE_OF: Record<Exclude<Check, 'valid'>, ErrorCode> = {
+  refused: 'service_refused',
+  unreachable: 'service_unavailable',
+  not_logged_in: 'not_logged_in',
+  store_unreachable: 'not_logged_in',
 };
 const PRIORITY: Array<Exclude<Check, 'valid'>> = [
   'refused',
@@ -178,7 +178,7 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     if (failed !== undefined) {
       const which = profiles.filter((p) => p.check !== 'valid').map((p) => `${p.profile}: ${p.check}`);
       throw new TokencliError(`not every profile is usable (${which.join(', ')})`, {
-        exitCode: EXIT_OF[failed] as (typeof ExitCode)[keyof typeof ExitCode],
+        code: CODE_OF[failed],
         reason: 'status_check_failed',
         hint: checkHint(failed),
       });
