@@ -36,7 +36,7 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
     if (!baseUrl || !clientId) return false;
 
     // Warnings while opening (the default store falling back to the file, SPEC.md §2.7) are left
-    // to the full CLI, which says them once per profile and records that it did (profile-store.ts);
+    // to the full CLI, which says them once per profile and records that it did (src/session/profile-record.ts);
     // once the profile's store is recorded, later runs open it without a probe and stay here.
     // Warnings while reading mean a damaged entry.
     const openWarnings: string[] = [];

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
@@ -86,7 +87,7 @@ describe('against the local token service', () => {
 
   it('wrong client secret: refused, exit 3, secret not repeated', async () => {
     const error = await serviceError(requestToken({ ...client, clientSecret: 'not-the-secret' }, demoUser));
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(error.message).not.toContain('not-the-secret');
   });
 
@@ -134,6 +135,6 @@ describe('against the local token service', () => {
     const second = await requestToken(client, single, { endOtherSessions: true });
     expect(second.access_token).not.toBe(first.access_token);
     const revoked = await serviceError(fetchTokenInfo(client, first.access_token));
-    expect(revoked.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(revoked)).toBe(ExitCode.refused);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import type { HttpResponse } from '../../src/http/request.js';
 import { parseErrorResponse } from '../../src/oauth/parse-error-response.js';
@@ -25,7 +26,7 @@ function fields(error: ServiceError) {
     serviceCode: error.serviceCode,
     subcode: error.subcode,
     description: error.description,
-    exitCode: error.exitCode,
+    exitCode: exitCodeOf(error),
     message: error.message,
     hint: hintFor(error),
   };
@@ -46,7 +47,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       serviceCode: 'invalid_request',
       subcode: undefined,
       description: 'invalid or null consumer key: XXXX',
-      code: 'service_refused',
+      exitCode: ExitCode.refused,
       message:
         'the token service refused the request (HTTP 400, invalid_request): invalid or null consumer key: XXXX',
       hint: `check the client id "demo-client": it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or tokencli configure)`,
@@ -69,7 +70,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       serviceCode: '403',
       subcode: '017',
       description: 'Credential provided is invalid. or there was problem with your account.',
-      code: 'service_refused',
+      exitCode: ExitCode.refused,
       message:
         'the token service refused the request (HTTP 403, subcode 017): Credential provided is invalid. or there was problem with your account.',
       hint: 'check the email and password (--email or TOKENCLI_EMAIL, --password-stdin or TOKENCLI_PASSWORD)',
@@ -87,7 +88,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       }),
       { ...TOKEN, grantType: GrantType.refreshToken },
     );
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(error.subcode).toBe('018');
     expect(error.message).toBe(
       'the token service refused the request (HTTP 403, subcode 018): Your session has been logged out as the same user is logged in elsewhere.',
@@ -115,7 +116,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       serviceCode: 'invalid_grant',
       subcode: undefined,
       description: 'the grant is not valid',
-      code: 'service_refused',
+      exitCode: ExitCode.refused,
       message: 'the token service refused the request (HTTP 400, invalid_grant): the grant is not valid',
       hint,
     });
@@ -133,7 +134,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
     ['invalid_request', 400, /--verbose/],
   ])('maps RFC 6749 %s to exit 3 and a hint', (code, status, hint) => {
     const error = parseErrorResponse(response(status, { error: code }), TOKEN);
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(error.serviceCode).toBe(code);
     expect(error.description).toBeUndefined();
     expect(error.message).toBe(`the token service refused the request (HTTP ${status}, ${code})`);
@@ -155,7 +156,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       status: 401,
       serviceCode: 'invalid_token',
       description: 'token expired',
-      code: 'service_refused',
+      exitCode: ExitCode.refused,
       message: 'the token service refused the request (HTTP 401, invalid_token): token expired',
       hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
     });
@@ -172,7 +173,7 @@ describe('parseErrorResponse: anything else', () => {
       serviceCode: undefined,
       subcode: undefined,
       description: '502 Bad Gateway 502 Bad Gateway nginx',
-      code: 'service_unavailable',
+      exitCode: ExitCode.unavailable,
       message: 'the token service failed (HTTP 502): 502 Bad Gateway 502 Bad Gateway nginx',
       hint: 'the token service is failing; try again later, or ask its operator',
     });
@@ -190,18 +191,18 @@ describe('parseErrorResponse: anything else', () => {
   it('reports an empty body', () => {
     const error = parseErrorResponse(response(401, ''), TOKEN);
     expect(error.message).toBe('the token service refused the request (HTTP 401) with an empty body');
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(hintFor(error)).toMatch(/client id and client secret/);
     const failed = parseErrorResponse(response(503, '  '), TOKEN);
     expect(failed.message).toBe('the token service failed (HTTP 503) with an empty body');
-    expect(failed.exitCode).toBe('service_unavailable');
+    expect(exitCodeOf(failed)).toBe(ExitCode.unavailable);
   });
 
   it('treats 404, 405, 408, 413 and 429 as failures (exit 5), not refusals', () => {
     for (const status of [404, 405, 408, 413, 429]) {
-      expect(parseErrorResponse(response(status, 'nope', { 'content-type': 'text/plain' }), TOKEN).code).toBe(
-        'service_unavailable',
-      );
+      expect(
+        exitCodeOf(parseErrorResponse(response(status, 'nope', { 'content-type': 'text/plain' }), TOKEN)),
+      ).toBe(ExitCode.unavailable);
     }
     expect(hintFor(parseErrorResponse(response(404, ''), TOKEN))).toMatch(/base URL/);
     expect(hintFor(parseErrorResponse(response(429, '', { 'retry-after': '120' }), TOKEN))).toBe(
@@ -263,7 +264,7 @@ describe('readServiceJson', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ServiceError);
-    expect((error as ServiceError).exitCode).toBe('service_unavailable');
+    expect(exitCodeOf(error as ServiceError)).toBe(ExitCode.unavailable);
     expect((error as ServiceError).message).toBe(
       `the token service sent an unexpected response (HTTP 200): ${problem}`,
     );
@@ -285,7 +286,7 @@ describe('readServiceJson', () => {
     } catch (e) {
       error = e as ServiceError;
     }
-    expect(error?.exitCode).toBe('service_unavailable');
+    expect(error && exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error?.status).toBe(302);
     expect(error?.message).toBe(
       'the token service answered with a redirect (HTTP 302) to https://login.example/sso?code=[redacted]&next=%2Fhome; redirects are not followed so that credentials are never sent elsewhere',

@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
@@ -118,7 +119,7 @@ describe('requestToken: the request', () => {
     );
     expect(server.requests).toHaveLength(1);
     expect(http.slept).toStrictEqual([]);
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(Object.fromEntries(new URLSearchParams(server.requests[0]?.body))).toStrictEqual({
       grant_type: 'authorization_code',
       client_id: 'demo-client',
@@ -302,7 +303,7 @@ describe('requestToken: the answers', () => {
     const error = await serviceError(
       requestToken(testClient(server.origin, testHttp(), 'demo-secret'), CLIENT_CREDENTIALS),
     );
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error.message).toBe(
       'the token service sent an unexpected response (HTTP 200): token_type is "mac", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)',
     );
@@ -318,7 +319,7 @@ describe('requestToken: the answers', () => {
     const error = await serviceError(
       requestToken(testClient(server.origin, testHttp(), 'demo-secret'), CLIENT_CREDENTIALS),
     );
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error.status).toBe(302);
     expect(error.message).toBe(
       `the token service answered with a redirect (HTTP 302) to http://127.0.0.1:${server.port}/login?next=token; redirects are not followed so that credentials are never sent elsewhere`,

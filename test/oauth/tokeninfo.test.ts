@@ -1,5 +1,6 @@
 /** fetchTokenInfo against a real loopback server (SPEC.md §1 rule 8-9, §2.4, §2.6). */
 import { afterEach, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
@@ -104,7 +105,7 @@ describe('fetchTokenInfo', () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).exitCode).toBe(ExitCode.usage);
+      expect(exitCodeOf(error as InputError)).toBe(ExitCode.usage);
       expect((error as InputError).message).not.toContain('X-Injected');
       expect(server.requests).toHaveLength(0);
     },
