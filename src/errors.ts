@@ -1,6 +1,8 @@
 /**
  * The errors every layer throws for expected failures. Each has a stable string `code` a program
- * can branch on (the library's contract, see src/index.ts) and the exit code of SPEC.md §2.6.
+ * can branch on (the library's contract, see src/index.ts) and, where there is more to say, a
+ * `reason` from a closed list with structured `details`. Exit codes are the CLI's choice, made from
+ * code and reason in src/cli/exit-codes.ts (`ExitCode` is here for the CLI, the service and tests).
  *
  * Layers below `src/cli/` never print and never name a CLI flag or environment variable: they say
  * what went wrong (`code`, a finer `reason`, structured `details`), and `src/cli/error-hints.ts`
@@ -50,6 +52,79 @@ export type ErrorCode =
   | 'interrupted'
   | 'internal';
 
+/**
+ * The finer, stable name of a failure within its code: a closed list, so a program (and the CLI's
+ * hint table, src/cli/error-hints.ts) can branch on it and a misspelt one is a type error.
+ */
+export type ErrorReason =
+  // Settings and input (code `usage`).
+  | 'setting_invalid'
+  | 'profile_name_empty'
+  | 'no_such_profile'
+  | 'not_configured'
+  | 'base_url_missing'
+  | 'client_id_missing'
+  | 'client_secret_missing'
+  | 'password_missing'
+  | 'email_missing'
+  | 'base_url_invalid'
+  | 'redirect_uri_invalid'
+  | 'ca_file_unreadable'
+  | 'ca_file_not_pem'
+  | 'access_token_malformed'
+  | 'sign_cert_has_private_key'
+  | 'sign_cert_mismatch'
+  | 'assertion_already_signed'
+  | 'store_unknown'
+  // Credentials (code `not_logged_in`).
+  | 'no_token'
+  | 'other_service'
+  | 'refresh_token_expired'
+  | 'access_token_expired'
+  | 'cannot_renew'
+  | 'min_ttl_unmet'
+  | 'no_refresh_token'
+  | 'no_access_token'
+  | 'access_token_refused'
+  | 'status_check_failed'
+  // The store and the lock.
+  | 'keychain_unavailable'
+  | 'keychain_timeout'
+  | 'keychain_failed'
+  | 'file_store_damaged'
+  | 'config_dir_symlink'
+  | 'profile_store_unreachable'
+  | 'lock_timeout'
+  | 'lock_unwritable'
+  // Login.
+  | 'listen_failed'
+  | 'login_timeout'
+  | 'access_denied'
+  // The service's answers (ServiceError) and the wire (NetworkError).
+  | 'unexpected_response'
+  | 'redirect'
+  | 'bad_lifetime'
+  | 'bad_token_type'
+  | 'bad_token_value'
+  | 'timeout'
+  | 'connect'
+  | 'dns'
+  | 'reset'
+  | 'proxy'
+  | 'too_large'
+  | 'other'
+  | 'tls_untrusted'
+  | 'tls_clock'
+  | 'tls_hostname'
+  | 'tls_handshake'
+  | 'not_http'
+  // The local token service (tokencli serve).
+  | 'config_unreadable'
+  | 'listen_in_use'
+  | 'listen_denied'
+  | 'listen_not_local'
+  | 'control_not_loopback';
+
 const CODE_OF_EXIT: Record<ExitCodeValue, ErrorCode> = {
   [ExitCode.ok]: 'internal',
   [ExitCode.internal]: 'internal',
@@ -62,14 +137,19 @@ const CODE_OF_EXIT: Record<ExitCodeValue, ErrorCode> = {
 };
 
 export interface TokencliErrorOptions {
-  exitCode: ExitCodeValue;
+  /**
+   * Deprecated: the exit code a thrower chose, from which `code` follows when it is not given.
+   * Only the local token service's configuration errors still set it; the CLI chooses exit codes
+   * from code and reason (src/cli/exit-codes.ts) and never reads this.
+   */
+  exitCode?: ExitCodeValue | undefined;
   /** Default: the code that goes with the exit code (`usage` for 2, `service_refused` for 3, …). */
   code?: ErrorCode | undefined;
   /**
    * A finer, stable name of the failure within its code (`port_in_use`, `ca_file_missing`, …), with
    * `details`, for the CLI's hint table and for programs that need more than the code.
    */
-  reason?: string | undefined;
+  reason?: ErrorReason | undefined;
   details?: Readonly<Record<string, string | number | undefined>> | undefined;
   /**
    * What the user can do about it; printed as `hint: …`. Set only by `src/cli/` (and by lower
@@ -81,8 +161,9 @@ export interface TokencliErrorOptions {
 
 export class TokencliError extends Error {
   readonly code: ErrorCode;
-  readonly exitCode: ExitCodeValue;
-  readonly reason: string | undefined;
+  /** Deprecated (see TokencliErrorOptions.exitCode); undefined for every error but the service's configuration errors. */
+  readonly exitCode: ExitCodeValue | undefined;
+  readonly reason: ErrorReason | undefined;
   readonly details: Readonly<Record<string, string | number | undefined>>;
   readonly hint: string | undefined;
 
@@ -90,7 +171,8 @@ export class TokencliError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TokencliError';
     this.exitCode = options.exitCode;
-    this.code = options.code ?? CODE_OF_EXIT[options.exitCode];
+    this.code =
+      options.code ?? (options.exitCode === undefined ? 'internal' : CODE_OF_EXIT[options.exitCode]);
     this.reason = options.reason;
     this.details = options.details ?? {};
     this.hint = options.hint;
@@ -100,7 +182,7 @@ export class TokencliError extends Error {
 /** Bad flag, missing or malformed input, refused plain-http base URL: exit 2. */
 export class UsageError extends TokencliError {
   constructor(message: string, hint?: string, cause?: unknown) {
-    super(message, { exitCode: ExitCode.usage, hint, cause });
+    super(message, { code: 'usage', hint, cause });
     this.name = 'UsageError';
   }
 }
@@ -109,19 +191,24 @@ export class UsageError extends TokencliError {
 export class InputError extends TokencliError {
   constructor(
     message: string,
-    reason: string,
+    reason: ErrorReason,
     details: Record<string, string | number | undefined> = {},
     cause?: unknown,
   ) {
-    super(message, { exitCode: ExitCode.usage, reason, details, cause });
+    super(message, { code: 'usage', reason, details, cause });
     this.name = 'InputError';
   }
 }
 
 /** Nothing usable stored (not logged in, no refresh token, refresh token expired): exit 4. */
 export class NotLoggedInError extends TokencliError {
-  constructor(message: string, hint?: string, reason?: string) {
-    super(message, { exitCode: ExitCode.notLoggedIn, code: 'not_logged_in', hint, reason });
+  constructor(
+    message: string,
+    hint?: string,
+    reason?: ErrorReason,
+    details?: Record<string, string | number | undefined>,
+  ) {
+    super(message, { code: 'not_logged_in', hint, reason, details });
     this.name = 'NotLoggedInError';
   }
 }
@@ -129,7 +216,7 @@ export class NotLoggedInError extends TokencliError {
 /** Ctrl-C or an aborted signal: exit 130. */
 export class InterruptedError extends TokencliError {
   constructor(cause?: unknown) {
-    super('interrupted', { exitCode: ExitCode.interrupted, code: 'interrupted', cause });
+    super('interrupted', { code: 'interrupted', cause });
     this.name = 'InterruptedError';
   }
 }

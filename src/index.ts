@@ -3,25 +3,38 @@
  * credentials, the per-profile lock, the same store and settings), without spawning a process.
  *
  * ```js
- * import { getToken } from 'tokencli';
- * const { accessToken, expiresAt } = await getToken({ profile: 'ci' });
+ * import { TokenClient } from 'tokencli';
+ * const client = new TokenClient({ profile: 'ci' });
+ * const { accessToken } = await client.getToken(); // cached after the first call
  * await fetch('https://api.example.com/v2/…', { headers: { authorization: `Bearer ${accessToken}` } });
  * ```
  *
- * Settings resolve as options > environment (TOKENCLI_*) > the profile in the config file >
- * defaults (SPEC.md §2.1). Nothing here prompts: a secret that is not in the options, the
- * environment or the store is an error (code `usage`). Failures are `TokencliError`s with a stable
- * `code` (see `ErrorCode`); the CLI's wording of what to do is in `error.hint` where it has one.
+ * A `TokenClient` resolves its settings once and opens the credential store once, on first use,
+ * and keeps both for its life; `getToken(options)`, `getTokenInfo(options)` and `login(options)`
+ * are one-call conveniences over a new client each.
+ *
+ * Settings resolve as options > environment (the `env` option, default `process.env`) > the
+ * profile in the config file > defaults (SPEC.md §2.1). Nothing here prompts: a secret that is not
+ * in the options or the store is an error. Failures are `TokencliError`s with a stable `code`
+ * (`ErrorCode`) and, where there is more to say, a `reason` (`ErrorReason`, a closed list) and
+ * `details`; messages name this API's options (`baseUrl`, `profile`, `store`, …). A bad setting is
+ * a `SettingError` saying which setting and where its value came from (`setting`, `origin`).
+ * Warnings and progress (a keychain fallback, the login URL) arrive as `SessionEvent`s through
+ * `onEvent`.
  */
 
-import { createDeps, type Deps, type DepsOverrides } from './cli/deps.js';
 import { UsageError } from './errors.js';
 import type { Transport } from './http/node-transport.js';
 import type { TokenInfo, TokenSource } from './oauth/types.js';
+import { SETTING_VARIABLES } from './session/environment.js';
+import type { EventSink } from './session/events.js';
+import { givenSecrets } from './session/secret-source.js';
+import { Session, type SessionOptions } from './session/session.js';
 import type { StoreKind, TokenRecord } from './store/types.js';
 
 export {
   type ErrorCode,
+  type ErrorReason,
   ExitCode,
   InputError,
   InterruptedError,
@@ -31,18 +44,20 @@ export {
 } from './errors.js';
 export { NetworkError, type NetworkFailure } from './http/network-error.js';
 export type { Transport, TransportRequest, TransportResponse } from './http/node-transport.js';
+export type { HttpSettings } from './http/settings.js';
 export { ServiceError } from './oauth/service-error.js';
 export { requestToken } from './oauth/token-request.js';
 export { fetchTokenInfo } from './oauth/tokeninfo.js';
-export {
-  type GrantRequest,
-  GrantType,
-  type HttpSettings,
-  type ServiceClient,
-  type TokenInfo,
-  type TokenSet,
-  type TokenSource,
+export type {
+  GrantRequest,
+  ServiceClient,
+  TokenInfo,
+  TokenSet,
+  TokenSource,
 } from './oauth/types.js';
+export { GrantType } from './protocol/grants.js';
+export type { SessionEvent, SessionEventCode } from './session/events.js';
+export { SettingError, type SettingName, type SettingOrigin } from './session/setting-error.js';
 export { openStore } from './store/open-store.js';
 export type { CredentialStore, StoreKind, TokenRecord } from './store/types.js';
 
@@ -66,26 +81,41 @@ export interface CommonOptions {
   env?: NodeJS.ProcessEnv;
   /** Cancels waits and requests; the call rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Receives warnings the CLI would print on stderr (a keychain fallback, a damaged store). */
-  onWarning?: (line: string) => void;
+  /**
+   * Receives warnings and progress as structured events (`store_fallback`, `store_warning`,
+   * `service_override`, `min_ttl_too_long`, `refresh_refused`, `login_url`, `login_progress`,
+   * `login_warning`; see `SessionEvent`).
+   */
+  onEvent?: EventSink;
   /** Carries the HTTP requests instead of node's client (tests, custom proxies). */
   transport?: Transport;
 }
 
-export interface GetTokenOptions extends CommonOptions {
-  /** A cached token must have at least this many seconds left (default 60, `--min-ttl`). */
-  minTtlSeconds?: number;
-  /** Ignore the cached token (`--force`). */
-  force?: boolean;
+/** What a `TokenClient` is built with: the settings, the secrets and the hooks of its session. */
+export interface TokenClientOptions extends CommonOptions {
   /** User email for the client-credentials grant (TOKENCLI_EMAIL, or the profile's). */
   email?: string;
   /** User password for the client-credentials grant (else TOKENCLI_PASSWORD). */
   password?: string;
-  /** Store a newly obtained token (default true; `--no-store`). */
+  /** Loopback redirect URI of `login` (default http://127.0.0.1:8765/callback; port 0 = any free port). */
+  redirectUri?: string;
+  /** Opens the authorize URL of `login`; by default the system's browser (or BROWSER). Must not throw. */
+  openBrowser?: (url: string) => Promise<unknown> | unknown;
+}
+
+/** What one `getToken` call may ask for. */
+export interface GetTokenCallOptions {
+  /** A cached token must have at least this many seconds left (default 60). */
+  minTtlSeconds?: number;
+  /** Ignore the cached token. */
+  force?: boolean;
+  /** Store a newly obtained token (default true). */
   save?: boolean;
   /** Send `endOtherSessions=True` (SPEC.md §1 rule 10). */
   endOtherSessions?: boolean;
 }
+
+export interface GetTokenOptions extends TokenClientOptions, GetTokenCallOptions {}
 
 /** A valid access token and where it came from. */
 export interface TokenResult {
@@ -99,58 +129,21 @@ export interface TokenResult {
   source: TokenSource;
 }
 
-function libraryDeps(options: CommonOptions, env: NodeJS.ProcessEnv, overrides: DepsOverrides = {}): Deps {
-  const warn = options.onWarning ?? (() => {});
-  let pending = '';
-  // Lines the CLI writes on stderr (warnings only: `quiet` silences progress notes).
-  const stderr = {
-    write(chunk: string | Uint8Array) {
-      pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-      for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
-        warn(pending.slice(0, end));
-        pending = pending.slice(end + 1);
-      }
-      return true;
-    },
-  } as unknown as NodeJS.WritableStream;
-  return createDeps(
-    {
-      io: {
-        stdout: { write: () => true },
-        stderr: stderr as Deps['io']['stderr'],
-        // Never read: nothing here prompts or takes a secret on stdin.
-        get stdin(): Deps['io']['stdin'] {
-          throw new Error('the library never reads stdin');
-        },
-        stdinIsTTY: false,
-        stdoutIsTTY: false,
-        stderrIsTTY: false,
-        env,
-      },
-      globals: {
-        profile: options.profile,
-        baseUrl: options.baseUrl,
-        clientId: options.clientId,
-        store: options.store,
-        timeout: options.timeoutSeconds === undefined ? undefined : String(options.timeoutSeconds),
-        caFile: options.caFile,
-        verbose: false,
-        quiet: false,
-        color: false,
-      },
-      signal: options.signal ?? new AbortController().signal,
-    },
-    { ...overrides, http: options.transport ? { transport: options.transport } : undefined },
-  );
+export interface GetTokenInfoCallOptions {
+  /** The token to inspect; default the profile's stored access token. */
+  accessToken?: string;
 }
 
-/** The environment with the secrets given as options in the variables the CLI reads them from. */
-function environment(options: CommonOptions & { password?: string }): NodeJS.ProcessEnv {
-  const env = { ...(options.env ?? process.env) };
-  if (options.clientSecret !== undefined) env.TOKENCLI_CLIENT_SECRET = options.clientSecret;
-  if (options.password !== undefined) env.TOKENCLI_PASSWORD = options.password;
-  return env;
+export interface GetTokenInfoOptions extends TokenClientOptions, GetTokenInfoCallOptions {}
+
+export interface LoginCallOptions {
+  scope?: string;
+  endOtherSessions?: boolean;
+  /** How long to wait for the browser, in seconds (default 300). */
+  loginTimeoutSeconds?: number;
 }
+
+export interface LoginOptions extends TokenClientOptions, LoginCallOptions {}
 
 function tokenResult(record: TokenRecord, profile: string, source: TokenSource): TokenResult {
   const result: TokenResult = {
@@ -176,103 +169,122 @@ function seconds(name: string, value: unknown, fallback: number): number {
   );
 }
 
-/**
- * A valid access token, by exactly `tokencli token`'s steps (SPEC.md §2.3): the cached token if
- * it has `minTtlSeconds` left; else, under the profile's lock, the stored refresh token
- * (RFC 6749 §6); else the client-credentials grant with email and password (SPEC.md §1); else
- * `NotLoggedInError` (code `not_logged_in`). Same store, cache and lock as the CLI, so a token
- * one obtains the other reuses.
- */
-export async function getToken(options: GetTokenOptions = {}): Promise<TokenResult> {
-  const minTtlSeconds = seconds('minTtlSeconds', options.minTtlSeconds, 60);
-  const deps = libraryDeps(options, environment(options));
-  const settings = await deps.settings({ email: options.email });
-  const { getTokenSteps } = await import('./cli/obtain-token.js');
-  const { record, source } = await getTokenSteps(deps, {
-    minTtlSeconds,
-    force: options.force === true,
-    save: options.save !== false,
-    endOtherSessions: options.endOtherSessions === true,
-    passwordFromStdin: false,
-    clientSecretFromStdin: false,
-  });
-  return tokenResult(record, settings.profile, source);
-}
-
-export interface GetTokenInfoOptions extends CommonOptions {
-  /** The token to inspect; default the profile's stored access token. */
-  accessToken?: string;
-}
-
-/**
- * The service's information about an access token (SPEC.md §1 rule 9: `status`, `expires_in`,
- * `email`, `app_name`, …), the stored one unless `accessToken` is given. An invalid, expired or
- * revoked token rejects with a `ServiceError` (code `service_refused`).
- */
-export async function getTokenInfo(options: GetTokenInfoOptions = {}): Promise<TokenInfo> {
-  const deps = libraryDeps(options, environment(options));
-  const [settings, service] = await Promise.all([deps.settings(), deps.service()]);
-  let accessToken = options.accessToken;
-  if (accessToken === undefined) {
-    const { recordMatches } = await import('./cli/token-record.js');
-    const record = await (await deps.store()).getTokens(settings.profile);
-    if (!recordMatches(record, service.baseUrl, service.clientId)) {
-      const { NotLoggedInError } = await import('./errors.js');
-      throw new NotLoggedInError(`no access token stored for profile "${settings.profile}"`);
-    }
-    accessToken = record.access_token;
-    const { fetchTokenInfo } = await import('./oauth/tokeninfo.js');
-    try {
-      return await fetchTokenInfo(await deps.client(), accessToken, { signal: deps.signal });
-    } catch (error) {
-      // A refused cached token is dropped, so the next getToken renews it (issue 9 item 4).
-      const { dropRefusedAccessToken, refusesAccessToken } = await import('./cli/stale-token.js');
-      if (refusesAccessToken(error)) await dropRefusedAccessToken(deps, record);
-      throw error;
-    }
-  }
-  const { fetchTokenInfo } = await import('./oauth/tokeninfo.js');
-  return fetchTokenInfo(await deps.client(), accessToken, { signal: deps.signal });
-}
-
-export interface LoginOptions extends CommonOptions {
-  /** Opens the authorize URL; by default the system's browser (or BROWSER). Failures must not throw. */
-  openBrowser?: (url: string) => Promise<unknown> | unknown;
-  /** Loopback redirect URI (default http://127.0.0.1:8765/callback; port 0 = any free port). */
-  redirectUri?: string;
-  scope?: string;
-  endOtherSessions?: boolean;
-  /** How long to wait for the browser, in seconds (default 300, `--timeout-login`). */
-  loginTimeoutSeconds?: number;
-  /** Progress lines the CLI would print ("Waiting up to 300 s…"). */
-  onInfo?: (line: string) => void;
-}
-
-/**
- * The browser login (authorization code + PKCE S256, SPEC.md §2.5; RFC 6749 §4.1, RFC 7636,
- * RFC 8252): listens on the loopback redirect URI, opens the authorize URL, exchanges the code the
- * moment it arrives and stores the tokens under the profile, as `tokencli login` does.
- */
-export async function login(options: LoginOptions = {}): Promise<TokenResult> {
+/** The session a client stands on, from its options. */
+function sessionOf(options: TokenClientOptions): Session {
   const open = options.openBrowser;
-  const deps = libraryDeps(
-    options,
-    environment(options),
-    open ? { openBrowser: async (url) => open(url) } : {},
-  );
-  const { browserLogin } = await import('./cli/commands/login.js');
-  const warn = options.onWarning ?? (() => {});
-  const record = await browserLogin(
-    deps,
-    {
-      redirectUri: options.redirectUri,
-      scope: options.scope,
-      endOtherSessions: options.endOtherSessions === true,
-      timeoutMs: seconds('loginTimeoutSeconds', options.loginTimeoutSeconds, 300) * 1000,
-      clientSecretFromStdin: false,
-      openBrowser: true,
-    },
-    { showUrl: (url) => options.onInfo?.(url), info: (line) => options.onInfo?.(line), warn },
-  );
-  return tokenResult(record, (await deps.settings()).profile, 'authorization_code');
+  const sessionOptions: SessionOptions = {
+    profile: options.profile,
+    baseUrl: options.baseUrl,
+    clientId: options.clientId,
+    store: options.store,
+    timeoutSeconds: options.timeoutSeconds,
+    caFile: options.caFile,
+    email: options.email,
+    redirectUri: options.redirectUri,
+    env: options.env,
+    signal: options.signal,
+    onEvent: options.onEvent,
+    http: options.transport ? { transport: options.transport } : undefined,
+    openBrowser: open ? async (url) => open(url) : undefined,
+  };
+  return new Session(sessionOptions);
+}
+
+/**
+ * A token client bound to one profile's settings: resolved once, on first use, from the options
+ * and the environment; the credential store is opened once and kept for the client's life.
+ */
+export class TokenClient {
+  readonly #session: Session;
+  readonly #options: TokenClientOptions;
+
+  constructor(options: TokenClientOptions = {}) {
+    this.#options = options;
+    this.#session = sessionOf(options);
+  }
+
+  /** The profile this client's settings name. */
+  async profile(): Promise<string> {
+    return (await this.#session.settings()).profile;
+  }
+
+  /** Options first, then the environment (read, never written): nothing is ever prompted for. */
+  #secrets() {
+    const env = this.#options.env ?? process.env;
+    return givenSecrets({
+      clientSecret: this.#options.clientSecret ?? (env[SETTING_VARIABLES.clientSecret] || undefined),
+      password: this.#options.password ?? (env[SETTING_VARIABLES.password] || undefined),
+    });
+  }
+
+  /**
+   * A valid access token, by exactly `tokencli token`'s steps (SPEC.md §2.3): the cached token if
+   * it has `minTtlSeconds` left; else, under the profile's lock, the stored refresh token
+   * (RFC 6749 §6); else the client-credentials grant with email and password (SPEC.md §1); else
+   * `NotLoggedInError` (code `not_logged_in`). Same store, cache and lock as the CLI, so a token
+   * one obtains the other reuses.
+   */
+  async getToken(options: GetTokenCallOptions = {}): Promise<TokenResult> {
+    const minTtlSeconds = seconds('minTtlSeconds', options.minTtlSeconds, 60);
+    const { getToken } = await import('./session/token-steps.js');
+    const { record, source } = await getToken(
+      this.#session,
+      {
+        minTtlSeconds,
+        force: options.force === true,
+        save: options.save !== false,
+        endOtherSessions: options.endOtherSessions === true,
+      },
+      this.#secrets(),
+    );
+    return tokenResult(record, await this.profile(), source);
+  }
+
+  /**
+   * The service's information about an access token (SPEC.md §1 rule 9: `status`, `expires_in`,
+   * `email`, `app_name`, …), the stored one unless `accessToken` is given. An invalid, expired or
+   * revoked token rejects with a `ServiceError` (code `service_refused`); a refused stored token
+   * is dropped from the cache first (reason `access_token_refused`), so the next `getToken` renews it.
+   */
+  async getTokenInfo(options: GetTokenInfoCallOptions = {}): Promise<TokenInfo> {
+    const { inspectToken } = await import('./session/inspect.js');
+    return inspectToken(this.#session, options.accessToken);
+  }
+
+  /**
+   * The browser login (authorization code + PKCE S256, SPEC.md §2.5; RFC 6749 §4.1, RFC 7636,
+   * RFC 8252): listens on the loopback redirect URI, opens the authorize URL (`openBrowser`, and
+   * a `login_url` event), exchanges the code the moment it arrives and stores the tokens under the
+   * profile, as `tokencli login` does.
+   */
+  async login(options: LoginCallOptions = {}): Promise<TokenResult> {
+    const timeoutMs = seconds('loginTimeoutSeconds', options.loginTimeoutSeconds, 300) * 1000;
+    const { browserLogin } = await import('./session/login.js');
+    const record = await browserLogin(
+      this.#session,
+      {
+        scope: options.scope,
+        endOtherSessions: options.endOtherSessions === true,
+        timeoutMs,
+        openBrowser: true,
+      },
+      this.#secrets(),
+    );
+    return tokenResult(record, await this.profile(), 'authorization_code');
+  }
+}
+
+/** `new TokenClient(options).getToken(options)`: for one call. */
+export function getToken(options: GetTokenOptions = {}): Promise<TokenResult> {
+  return new TokenClient(options).getToken(options);
+}
+
+/** `new TokenClient(options).getTokenInfo(options)`: for one call. */
+export function getTokenInfo(options: GetTokenInfoOptions = {}): Promise<TokenInfo> {
+  return new TokenClient(options).getTokenInfo(options);
+}
+
+/** `new TokenClient(options).login(options)`: for one call. */
+export function login(options: LoginOptions = {}): Promise<TokenResult> {
+  return new TokenClient(options).login(options);
 }

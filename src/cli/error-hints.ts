@@ -7,11 +7,14 @@
  * Service errors: the service's codes (SPEC.md §1, RFC 6749 §5.2, RFC 6750 §3.1), refined by the
  * grant that was tried and the endpoint that answered.
  */
-import type { TokencliError } from '../errors.js';
+import type { ErrorReason, TokencliError } from '../errors.js';
 import type { NetworkError } from '../http/network-error.js';
 import type { ServiceError } from '../oauth/service-error.js';
-import { GrantType, type GrantTypeValue } from '../oauth/types.js';
+import { GrantType, type GrantTypeValue } from '../protocol/grants.js';
+import type { SettingName, SettingOrigin } from '../session/setting-error.js';
+import type { ProfileSource } from '../session/settings.js';
 import { profilesHint } from './profile-names.js';
+import { originName, profileSourceName } from './setting-names.js';
 
 type Details = TokencliError['details'];
 type Endpoint = 'token' | 'tokeninfo' | undefined;
@@ -195,8 +198,41 @@ function listenHint(details: Details): string {
   }
 }
 
+const LOGIN = 'run `tokencli login` (the browser login also yields a refresh token)';
+
+/** The hint after a refused cached token was dropped from the store. */
+function droppedHint(canRenew: boolean): string {
+  return canRenew
+    ? 'the service refused the cached access token (revoked or expired early); it was dropped, and `tokencli token` now gets a new one with the refresh token'
+    : 'the service refused the cached access token (revoked or expired early); it was dropped; run `tokencli login` (or `tokencli token --force` with a password)';
+}
+
 /** Every other reason raised below the CLI, by `reason`. */
-const HINTS: Record<string, (details: Details) => string> = {
+const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
+  profile_name_empty: () => 'give a profile name, or leave out --profile for the active (or default) profile',
+  not_configured: () =>
+    'pass --base-url and --client-id once (or set TOKENCLI_BASE_URL and TOKENCLI_CLIENT_ID): the profile remembers them; or run `tokencli configure`',
+  base_url_missing: () => 'pass --base-url, set TOKENCLI_BASE_URL, or run `tokencli configure`',
+  client_id_missing: () => 'pass --client-id, set TOKENCLI_CLIENT_ID, or run `tokencli configure`',
+  client_secret_missing: () =>
+    'pipe it to --client-secret-stdin or set TOKENCLI_CLIENT_SECRET, or save it with `tokencli configure`',
+  password_missing: () => 'pipe it to --password-stdin or set TOKENCLI_PASSWORD',
+  email_missing: () => 'pass --email or set TOKENCLI_EMAIL',
+  no_token: () =>
+    'run `tokencli login`, or in CI set TOKENCLI_EMAIL and TOKENCLI_PASSWORD (with TOKENCLI_CLIENT_SECRET)',
+  other_service: (d) =>
+    `pass --base-url ${d.storedBaseUrl} --client-id ${d.storedClientId} to use it, or run \`tokencli login\` for this service`,
+  refresh_token_expired: () => 'run `tokencli login` again',
+  access_token_expired: (d) =>
+    d.grant === 'client_credentials'
+      ? 'run `tokencli token` again with the password (on a terminal it asks; in CI set TOKENCLI_PASSWORD), or run `tokencli login`'
+      : LOGIN,
+  cannot_renew: () => `leave out --force to use it, or ${LOGIN}`,
+  min_ttl_unmet: () => `lower --min-ttl, or ${LOGIN}`,
+  no_refresh_token: () => 'run `tokencli login` (only the browser login yields a refresh token)',
+  no_access_token: () => 'run `tokencli login` or `tokencli token`, or pipe a token in with --token-stdin',
+  profile_store_unreachable: () =>
+    'run where the keychain is reachable (a desktop session; over SSH start the Secret Service, e.g. dbus-run-session with gnome-keyring-daemon --unlock), or pass --store file and log in again to keep a separate copy in a file',
   base_url_invalid: () =>
     'give an absolute URL such as https://api.example.com (--base-url, TOKENCLI_BASE_URL)',
   access_token_malformed: () => 'pass the token alone, e.g. printf %s "$TOKEN" | tokencli info --token-stdin',
@@ -241,8 +277,34 @@ const HINTS: Record<string, (details: Details) => string> = {
     'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
 };
 
-/** Messages below the CLI that say "the redirect URI" or "caFile" where the CLI names its flag. */
-const MESSAGES: Record<string, (details: Details) => string> = {
+/** The origin of a setting error, as the session layer recorded it in `details`. */
+function settingOrigin(d: Details): SettingOrigin {
+  switch (d.origin) {
+    case 'environment':
+      return { kind: 'environment', variable: String(d.variable) };
+    case 'profile':
+      return { kind: 'profile', profile: String(d.profile), key: String(d.key) };
+    case 'named':
+      return { kind: 'named', label: String(d.label) };
+    default:
+      return { kind: 'option' };
+  }
+}
+
+/** Messages below the CLI that name an option or say "the redirect URI" where the CLI names its flag. */
+const MESSAGES: Partial<Record<ErrorReason, (details: Details) => string>> = {
+  setting_invalid: (d) => `${originName(d.setting as SettingName, settingOrigin(d))}: ${d.problem}`,
+  profile_name_empty: () => '--profile: the profile name is empty',
+  no_such_profile: (d) => {
+    const source = (d.source ?? 'default') as ProfileSource;
+    return `no profile "${d.profile}"${source === 'default' ? '' : ` (from ${profileSourceName(source)})`}`;
+  },
+  client_secret_missing: () => 'no client secret, and stdin is not a terminal to ask for one',
+  password_missing: () => 'no password, and stdin is not a terminal to ask for one',
+  cannot_renew: (d) =>
+    `--force: there is no refresh token or password to get a new token for profile "${d.profile}" (the stored one has ${d.left} left)`,
+  min_ttl_unmet: (d) =>
+    `the access token of profile "${d.profile}" has ${d.left} left, less than --min-ttl ${d.minTtlSeconds}s, and there is no refresh token to renew it`,
   redirect_uri_invalid: (d) => `invalid --redirect-uri "${d.value}": ${d.why}`,
   listen_failed: (d) => `cannot listen on ${d.where} for --redirect-uri: ${d.problem}`,
   ca_file_unreadable: (d) => `the CA certificate file ${d.file} (${caOrigin(d)}) ${d.why}`,
@@ -252,6 +314,7 @@ const MESSAGES: Record<string, (details: Details) => string> = {
 /** The hint for an error: its own (set in src/cli/), else the table's. */
 export function hintFor(error: TokencliError): string | undefined {
   if (error.hint !== undefined) return error.hint;
+  if (error.reason === 'access_token_refused') return droppedHint(error.details.canRenew === 1);
   if (error.name === 'ServiceError') return serviceErrorHint(error as ServiceError);
   if (error.code === 'network') return networkHint(error as NetworkError);
   const reason = error.reason;

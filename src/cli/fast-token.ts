@@ -8,13 +8,14 @@
  * it always does; the fast path prints nothing then, except what only it can still say (below).
  */
 
+import { freshRecord } from '../session/profile-tokens.js';
+import { resolveSettings } from '../session/settings.js';
 import { loadCredentialsFile } from '../store/credentials-file.js';
 import { openStore } from '../store/open-store.js';
 import type { CredentialStore } from '../store/types.js';
 import type { CommandContext } from './context.js';
 import { processIO } from './io.js';
-import { freshRecord } from './obtain-token.js';
-import { resolveSettings } from './settings.js';
+import { sessionOptions } from './session-options.js';
 
 /**
  * `token`'s `--min-ttl` default (program.ts); test/cli/fast-token.test.ts checks the two agree.
@@ -30,12 +31,12 @@ const NO_GLOBAL_FLAGS = { verbose: false, quiet: false, color: true } as const;
  */
 export async function printCachedToken(ctx: CommandContext = defaultContext()): Promise<boolean> {
   try {
-    const settings = await resolveSettings(ctx);
+    const settings = await resolveSettings(sessionOptions(ctx), ctx.io.env);
     const { baseUrl, clientId } = settings;
     if (!baseUrl || !clientId) return false;
 
     // Warnings while opening (the default store falling back to the file, SPEC.md §2.7) are left
-    // to the full CLI, which says them once per profile and records that it did (profile-store.ts);
+    // to the full CLI, which says them once per profile and records that it did (src/session/profile-record.ts);
     // once the profile's store is recorded, later runs open it without a probe and stay here.
     // Warnings while reading mean a damaged entry.
     const openWarnings: string[] = [];

@@ -1,6 +1,6 @@
 /**
  * Parses the command line, runs the command, and maps every outcome to an exit code and the
- * `error: … / hint: …` lines of SPEC.md §2.6. The only place that decides exit codes.
+ * `error: … / hint: …` lines of SPEC.md §2.6 (the exit codes by code and reason: exit-codes.ts).
  */
 import { type Command, CommanderError } from 'commander';
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
@@ -63,22 +63,23 @@ async function reportError(error: unknown, io: IO, verbose: boolean, signal: Abo
     // (commander gives them exit code 0); help shown because no command was given is a usage error.
     return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
   }
-  if (signal.aborted && !(error instanceof TokencliError && error.exitCode !== ExitCode.interrupted)) {
+  if (signal.aborted && !(error instanceof TokencliError && error.code !== 'interrupted')) {
     // A terminal echoed "^C" where the cursor was (ECHOCTL): start the error on a line of its own.
     io.stderr.write(`${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`);
     return ExitCode.interrupted;
   }
   // Loaded only on failure: the wording table is not on the path of a successful `token`.
-  const [{ describeError }, { sanitizeText }] = await Promise.all([
+  const [{ describeError }, { sanitizeText }, { exitCodeOf }] = await Promise.all([
     import('./error-hints.js'),
     import('../text/sanitize.js'),
+    import('./exit-codes.js'),
   ]);
   if (error instanceof TokencliError) {
     const { message, hint } = describeError(error);
     io.stderr.write(`error: ${sanitizeText(message)}\n`);
     if (hint) io.stderr.write(`hint: ${sanitizeText(hint)}\n`);
     if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
-    return error.exitCode;
+    return exitCodeOf(error);
   }
   const message = error instanceof Error ? error.message : String(error);
   io.stderr.write(`error: internal error: ${sanitizeText(message)}\n`);

@@ -2,7 +2,7 @@
  * Naming the profiles there are when a command is given one that is not: the list, and the
  * nearest name to what was typed (gh and git suggest the same way).
  */
-import type { ConfigFile } from './config-file.js';
+import type { ConfigFile } from '../session/config-file.js';
 
 /** Levenshtein distance; the names are at most 64 characters (settings.ts), so O(n·m) is fine. */
 function distance(a: string, b: string): number {

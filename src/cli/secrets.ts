@@ -2,7 +2,9 @@
  * Secrets come from stdin (`--…-stdin`), an environment variable, or a prompt without echo on a
  * terminal — never from a flag value, which would show in `ps` and shell history (SPEC.md §2.1).
  */
-import { ExitCode, TokencliError, UsageError } from '../errors.js';
+import { TokencliError, UsageError } from '../errors.js';
+import type { SecretSource as SessionSecrets } from '../session/secret-source.js';
+import { sanitizeText } from '../text/sanitize.js';
 import { EscapeSequenceFilter, editHiddenLine } from '../text/terminal-keys.js';
 import type { CommandContext } from './context.js';
 
@@ -74,8 +76,7 @@ export function promptHidden(ctx: CommandContext, prompt: string): Promise<strin
       for (const char of data.toString('utf8')) {
         if (!keys.accept(char)) continue;
         if (char === '\r' || char === '\n' || char === '\u0004') return finish();
-        if (char === '\u0003')
-          return finish(new TokencliError('interrupted', { exitCode: ExitCode.interrupted }));
+        if (char === '\u0003') return finish(new TokencliError('interrupted', { code: 'interrupted' }));
         // Ctrl-U, Ctrl-W and Backspace edit the line as sudo's and ssh's prompts do.
         value = editHiddenLine(value, char) ?? value + char;
       }
@@ -120,4 +121,41 @@ export function assertOneStdinReader(flags: Array<[boolean | undefined, string]>
       'give one secret on stdin and the other in its environment variable',
     );
   }
+}
+
+export function clientSecretSource(fromStdin: boolean): SecretSource {
+  return {
+    label: 'client secret',
+    stdinFlag: '--client-secret-stdin',
+    envVar: 'TOKENCLI_CLIENT_SECRET',
+    fromStdin,
+  };
+}
+
+export function passwordSource(fromStdin: boolean): SecretSource {
+  return { label: 'password', stdinFlag: '--password-stdin', envVar: 'TOKENCLI_PASSWORD', fromStdin };
+}
+
+/**
+ * The session's secrets as the CLI gets them: the `--…-stdin` flag, else the variable; the client
+ * secret then from the store (the session's step), then a hidden prompt on a terminal.
+ */
+export function cliSecrets(
+  ctx: SecretContext,
+  flags: { clientSecretStdin?: boolean | undefined; passwordStdin?: boolean | undefined },
+): SessionSecrets {
+  const clientSecret = clientSecretSource(flags.clientSecretStdin === true);
+  const password = passwordSource(flags.passwordStdin === true);
+  const given = (source: SecretSource) =>
+    source.fromStdin
+      ? readStdinSecret(ctx, source.label, source.stdinFlag)
+      : Promise.resolve(ctx.io.env[source.envVar] || undefined);
+  return {
+    clientSecret: () => given(clientSecret),
+    askClientSecret: async () => (ctx.io.stdinIsTTY ? findSecret(ctx, clientSecret) : undefined),
+    // The prompt names the account, as a person may hold several (the email is shown sanitized).
+    password: (email) => findSecret(ctx, { ...password, prompt: `Password for ${sanitizeText(email)}: ` }),
+    passwordGiven: () => password.fromStdin || !!ctx.io.env[password.envVar],
+    canAsk: ctx.io.stdinIsTTY,
+  };
 }

@@ -6,7 +6,7 @@
 import { ExitCode, TokencliError, UsageError } from '../errors.js';
 import type { TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
-import { tokenJson } from './token-record.js';
+import { tokenJson } from './token-json.js';
 
 export const TOKEN_FORMATS = ['token', 'header', 'json', 'env'] as const;
 export type TokenFormat = (typeof TOKEN_FORMATS)[number];

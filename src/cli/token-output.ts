@@ -1,9 +1,10 @@
 /** How `refresh`, `sso` and `login` report a new token: JSON on stdout, or a summary on stderr. */
 import type { TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
+import { formatDurationShort } from '../text/duration.js';
 import type { CommandContext } from './context.js';
-import { formatDurationShort, secondsUntil } from './format.js';
-import { tokenJson } from './token-record.js';
+import { secondsUntil } from './format.js';
+import { tokenJson } from './token-json.js';
 
 export function printTokenJson(
   ctx: CommandContext,

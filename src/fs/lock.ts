@@ -13,7 +13,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { ExitCode, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 import { formatSeconds } from '../text/seconds.js';
 import { ensurePrivateDir } from './private-files.js';
 import { uniqueSuffix } from './unique-name.js';
@@ -67,7 +67,6 @@ export async function withFileLock<T>(
     // Only file-system failures (EACCES, ENOTDIR, EROFS…); timeouts and aborts pass through as they are.
     if (typeof code !== 'string' || !code.startsWith('E')) throw error;
     throw new TokencliError(`cannot create the lock file ${lockPath}: ${code}`, {
-      exitCode: ExitCode.internal,
       code: 'lock',
       reason: 'lock_unwritable',
       details: { path: lockPath, systemCode: code },
@@ -232,7 +231,6 @@ function timeoutError(path: string, owner: LockOwner | undefined, timeoutMs: num
     ? ` (held by pid ${owner.pid} on ${owner.host} since ${new Date(owner.since).toISOString()})`
     : '';
   return new TokencliError(`timed out after ${seconds}s waiting for the lock ${path}${held}`, {
-    exitCode: ExitCode.internal,
     code: 'lock',
     reason: 'lock_timeout',
     details: { path },

@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { ExitCode, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 import { uniqueSuffix } from './unique-name.js';
 
 const DIR_MODE = 0o700;
@@ -35,7 +35,7 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   const stats = lstatSync(dir);
   if (stats.isSymbolicLink()) {
     throw new TokencliError(`refusing to use ${dir}: it is a symbolic link`, {
-      exitCode: ExitCode.usage,
+      code: 'usage',
       reason: 'config_dir_symlink',
       details: { path: dir },
     });
@@ -50,7 +50,7 @@ export async function assertNotSymlink(path: string): Promise<boolean> {
     const stats = lstatSync(path);
     if (stats.isSymbolicLink()) {
       throw new TokencliError(`refusing to use ${path}: it is a symbolic link`, {
-        exitCode: ExitCode.usage,
+        code: 'usage',
         hint: 'remove the link; tokencli keeps its files as regular files',
       });
     }

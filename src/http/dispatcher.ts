@@ -9,9 +9,9 @@
  * through `undiciTransport`) is used as it is and never closed here.
  */
 import type { Dispatcher } from 'undici';
-import type { HttpSettings } from '../oauth/types.js';
 import { loadCaCertificates } from './ca-certificates.js';
 import { nodeTransport, proxyConfigured, type Transport } from './node-transport.js';
+import type { HttpSettings } from './settings.js';
 import { loadUndici } from './undici-loader.js';
 
 export interface CallDispatcher {

@@ -4,7 +4,7 @@
  * `network`. The `reason` says which failure it was (`tls_untrusted`, `connect`, `timeout`, …) so
  * that the CLI can name the fix in its own terms (src/cli/error-hints.ts).
  */
-import { ExitCode, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 import { formatSeconds } from '../text/seconds.js';
 import { scrubKnownSecrets } from './redact.js';
 
@@ -41,7 +41,7 @@ export class NetworkError extends TokencliError {
     cause?: unknown,
     details: Record<string, string | number | undefined> = {},
   ) {
-    super(message, { exitCode: ExitCode.unavailable, code: 'network', reason, details, cause });
+    super(message, { code: 'network', reason, details, cause });
     this.name = 'NetworkError';
     this.failure = failure;
     this.systemCode = systemCode;

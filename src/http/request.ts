@@ -8,7 +8,6 @@
  * the caller, which knows what the body should be.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { HttpSettings } from '../oauth/types.js';
 import { VERSION } from '../version.js';
 import { dispatcherFor, wholeMs } from './dispatcher.js';
 import { classifyNetworkError, isNotConnected, NetworkError, timeoutError } from './network-error.js';
@@ -21,6 +20,7 @@ import {
   RETRYABLE_STATUSES,
   retryAfterMs,
 } from './retry-policy.js';
+import type { HttpSettings } from './settings.js';
 import { noteLine, requestLine, responseLine } from './trace.js';
 
 export const USER_AGENT = `tokencli/${VERSION}`;

@@ -3,7 +3,7 @@
  * the loopback listener and the paste prompt so both judge a redirect the same way.
  */
 
-import { ExitCode, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { stateMatches } from './pkce.js';
 
@@ -58,7 +58,7 @@ export function interpretCallback(params: URLSearchParams, expectedState: string
         // Whether the service said why is in `details`: without a reason the denial may not have
         // been a person's (a server may deny a request for no scope), and the CLI's hint says so.
         error: new TokencliError(`the login was not completed: access was denied (${detail})`, {
-          exitCode: ExitCode.loginIncomplete,
+          code: 'login_incomplete',
           reason: 'access_denied',
           details: { description: description === '' ? undefined : description },
         }),
@@ -68,7 +68,7 @@ export function interpretCallback(params: URLSearchParams, expectedState: string
       kind: 'error',
       description: detail,
       error: new TokencliError(`the service refused the authorization request (${detail})`, {
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         hint: 'check the client id, and that the redirect URI is registered for the application',
       }),
     };
@@ -81,7 +81,7 @@ export function interpretCallback(params: URLSearchParams, expectedState: string
     kind: 'error',
     description: `the redirect carried ${why}`,
     error: new TokencliError(`the service redirected back with ${why} and no error`, {
-      exitCode: ExitCode.unavailable,
+      code: 'service_unavailable',
       hint: 'run `tokencli login` again; if it persists, the service is misbehaving',
     }),
   };

@@ -7,7 +7,7 @@
  * Nothing here prints: lines go to the injected `info` / `warn`, which the command writes to stderr.
  */
 import type { Readable } from 'node:stream';
-import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
+import { InterruptedError, TokencliError } from '../errors.js';
 import { formatSeconds } from '../text/seconds.js';
 import { buildAuthorizeUrl } from './authorize-url.js';
 import { pages } from './callback-page.js';
@@ -72,7 +72,7 @@ function timedOut(timeoutMs: number): TokencliError {
   return new TokencliError(
     `timed out after ${formatSeconds(timeoutMs)} s waiting for the login to finish in the browser`,
     {
-      exitCode: ExitCode.loginIncomplete,
+      code: 'login_incomplete',
       reason: 'login_timeout',
       details: { seconds: formatSeconds(timeoutMs) },
     },

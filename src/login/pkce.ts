@@ -6,8 +6,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { s256Challenge } from '../protocol/pkce.js';
 
-export { s256Challenge };
-
 /** A PKCE verifier and its S256 challenge. */
 export interface PkcePair {
   /** RFC 7636 §4.1: 43–128 characters of [A-Za-z0-9-._~]; here 32 random bytes, base64url (43). */

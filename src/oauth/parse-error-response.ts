@@ -9,11 +9,10 @@
  * may send (HTML, plain text, other JSON, an empty body) shown as a short sanitised snippet.
  */
 
-import { ExitCode } from '../errors.js';
 import type { HttpResponse } from '../http/request.js';
 import { recogniseErrorBody } from '../protocol/error-bodies.js';
 import {
-  exitCodeForStatus,
+  isRefusalStatus,
   type RequestContext,
   ServiceError,
   type ServiceErrorFields,
@@ -30,12 +29,11 @@ interface ParsedError extends ServiceErrorFields {
 
 /**
  * The ServiceError for a response that is not a success. A 2xx carrying an error shape is a
- * refusal too (exit 3); any other status takes its exit code from exitCodeForStatus.
+ * refusal too (code `service_refused`); any other status is one as isRefusalStatus says.
  */
 export function parseErrorResponse(res: HttpResponse, context: RequestContext): ServiceError {
   const parsed = parseErrorBody(res, context);
-  const refusal =
-    parsed.recognised && res.status < 300 ? true : exitCodeForStatus(res.status) === ExitCode.refused;
+  const refusal = parsed.recognised && res.status < 300 ? true : isRefusalStatus(res.status);
   const retryAfter = res.headers['retry-after'];
   const fields: ServiceErrorFields = {
     status: res.status,
@@ -46,7 +44,7 @@ export function parseErrorResponse(res: HttpResponse, context: RequestContext): 
   return new ServiceError({
     ...fields,
     message: serviceErrorMessage(fields, refusal),
-    exitCode: refusal ? ExitCode.refused : ExitCode.unavailable,
+    code: refusal ? 'service_refused' : 'service_unavailable',
     endpoint: context.endpoint,
     url: context.url,
     grantType: context.grantType,

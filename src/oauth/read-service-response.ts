@@ -4,7 +4,6 @@
  * just sent must never be re-sent to wherever the redirect points.
  */
 
-import { ExitCode } from '../errors.js';
 import { redactUrl } from '../http/redact.js';
 import type { HttpResponse } from '../http/request.js';
 import { errorShape, parseErrorResponse } from './parse-error-response.js';
@@ -61,7 +60,7 @@ function redirectError(res: HttpResponse, context: RequestContext): ServiceError
     status: res.status,
     description: location ? cleanServiceText(redactUrl(location), context.secrets, 200) : undefined,
     message: `the token service answered with a redirect (HTTP ${res.status})${where}; redirects are not followed so that credentials are never sent elsewhere`,
-    exitCode: ExitCode.unavailable,
+    code: 'service_unavailable',
     reason: 'redirect',
     endpoint: context.endpoint,
     url: context.url,

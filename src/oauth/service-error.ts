@@ -4,9 +4,9 @@
  * The message names the HTTP status and the service's code/subcode/message; what to do about it is
  * the CLI's to say (src/cli/error-hints.ts), from the fields and the request context kept here.
  */
-import { ExitCode, type ExitCodeValue, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
+import type { GrantTypeValue } from '../protocol/grants.js';
 import type { MalformedReason } from './parse-fields.js';
-import type { GrantTypeValue } from './types.js';
 
 /** What the request was, so that errors can say what to do about it. */
 export interface RequestContext {
@@ -45,9 +45,11 @@ export interface ServiceErrorContext {
 
 export interface ServiceErrorOptions extends ServiceErrorFields, ServiceErrorContext {
   message: string;
-  exitCode: ExitCodeValue;
+  /** A refusal of what was sent, or a failure of the service. */
+  code: 'service_refused' | 'service_unavailable';
   /** `unexpected_response` (a body that is not the JSON expected) or `redirect`. */
-  reason?: string | undefined;
+  reason?: 'unexpected_response' | 'redirect' | 'access_token_refused' | MalformedReason | undefined;
+  details?: Record<string, string | number | undefined> | undefined;
   cause?: unknown;
 }
 
@@ -68,9 +70,9 @@ export class ServiceError extends TokencliError {
 
   constructor(options: ServiceErrorOptions) {
     super(options.message, {
-      exitCode: options.exitCode,
-      code: options.exitCode === ExitCode.refused ? 'service_refused' : 'service_unavailable',
+      code: options.code,
       reason: options.reason,
+      details: options.details,
       cause: options.cause,
     });
     this.name = 'ServiceError';
@@ -96,10 +98,8 @@ const NOT_A_REFUSAL = new Set([404, 405, 408, 413, 429]);
  * Exit 3 where the service refused what was sent (SPEC.md §2.6: bad credentials, grant not enabled,
  * invalid code or token), exit 5 for everything else: 5xx, redirects, wrong endpoint, rate limits.
  */
-export function exitCodeForStatus(status: number): ExitCodeValue {
-  return status >= 400 && status < 500 && !NOT_A_REFUSAL.has(status)
-    ? ExitCode.refused
-    : ExitCode.unavailable;
+export function isRefusalStatus(status: number): boolean {
+  return status >= 400 && status < 500 && !NOT_A_REFUSAL.has(status);
 }
 
 /**
@@ -138,10 +138,29 @@ export function unexpectedResponseError(
     status,
     description: problem,
     message: `the token service sent an unexpected response (HTTP ${status}): ${problem}`,
-    exitCode: ExitCode.unavailable,
+    code: 'service_unavailable',
     reason,
     endpoint,
     url,
     cause,
+  });
+}
+
+/**
+ * The same refusal of a stored access token after it was dropped from the cache: reason
+ * `access_token_refused`, details `canRenew` (1 when a refresh token remains to renew it).
+ */
+export function droppedTokenError(refused: ServiceError, canRenew: boolean): ServiceError {
+  return new ServiceError({
+    status: refused.status,
+    serviceCode: refused.serviceCode,
+    subcode: refused.subcode,
+    description: refused.description,
+    ...refused.context,
+    message: refused.message,
+    code: refused.code === 'service_unavailable' ? 'service_unavailable' : 'service_refused',
+    reason: 'access_token_refused',
+    details: { canRenew: canRenew ? 1 : 0 },
+    cause: refused,
   });
 }

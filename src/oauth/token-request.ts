@@ -7,11 +7,12 @@
 import { redactUrl } from '../http/redact.js';
 import { sendRequest } from '../http/request.js';
 import { TOKEN_PATH } from '../protocol/endpoints.js';
+import { GrantType } from '../protocol/grants.js';
 import { endpointUrl } from './endpoint-url.js';
 import { parseTokenResponse } from './parse-token-response.js';
 import { readServiceJson } from './read-service-response.js';
 import type { RequestContext } from './service-error.js';
-import { type GrantRequest, GrantType, type ServiceClient, type TokenSet } from './types.js';
+import type { GrantRequest, ServiceClient, TokenSet } from './types.js';
 
 export interface TokenRequestOptions {
   /** Sends `endOtherSessions=True`, ending the user's other sessions (SPEC.md §1 rule 10). */

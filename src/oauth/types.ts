@@ -3,9 +3,8 @@
  * service's wire names (SPEC.md §1) so `--json` output and records read the same.
  */
 
+import type { HttpSettings } from '../http/settings.js';
 import type { GrantType } from '../protocol/grants.js';
-
-export { GrantType, type GrantTypeValue } from '../protocol/grants.js';
 
 /** Where a token printed by a command came from (the `source` field of `--json`, SPEC.md §2.6). */
 export type TokenSource =
@@ -62,26 +61,6 @@ export type GrantRequest =
   | { grant_type: typeof GrantType.clientCredentials; email: string; password: string }
   | { grant_type: typeof GrantType.saml2Bearer; SAMLResponse: string }
   | { grant_type: typeof GrantType.saml2Bearer; SAMLAssertion: string };
-
-import type { Transport } from '../http/node-transport.js';
-
-/** HTTP settings every request of the client shares. */
-export interface HttpSettings {
-  /** Covers connect, headers and body of one attempt. */
-  timeoutMs: number;
-  /** Extra CA certificates file, added to the defaults and NODE_EXTRA_CA_CERTS. */
-  caFile?: string | undefined;
-  /** Receives one redacted trace line at a time (the CLI's `--verbose` writes them to stderr). */
-  trace?: ((line: string) => void) | undefined;
-  /**
-   * Carries the requests instead of the default (node's client, or undici's proxy agent when a
-   * proxy variable is set); used as given and never closed here. Tests pass an undici MockAgent
-   * through `undiciTransport` for faults a real server cannot produce.
-   */
-  transport?: Transport | undefined;
-  /** Retry back-off is injectable so tests need not wait. */
-  sleep?: ((ms: number) => Promise<void>) | undefined;
-}
 
 /** Everything a request to the token service needs. */
 export interface ServiceClient {

@@ -1,4 +1,4 @@
-import { ExitCode, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 
 /**
  * Why an SSO assertion was refused. The message is written for the integrator on the other side
@@ -7,7 +7,7 @@ import { ExitCode, TokencliError } from '../errors.js';
  */
 export class SamlVerificationError extends TokencliError {
   constructor(message: string, cause?: unknown) {
-    super(message, { exitCode: ExitCode.refused, cause });
+    super(message, { code: 'service_refused', cause });
     this.name = 'SamlVerificationError';
   }
 }

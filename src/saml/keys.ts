@@ -4,14 +4,16 @@
  * xml-crypto is always of the expected kind: a private key only on the signing side, a bare public
  * key on the verifying side (a private key registered by mistake is refused, never used).
  */
+
 import { createPrivateKey, createPublicKey, type KeyObject, X509Certificate } from 'node:crypto';
+import type { ErrorReason } from '../errors.js';
 
 /** A key or certificate the caller supplied is unusable; callers map it to their own error. */
 export class KeyInputError extends Error {
   readonly hint: string | undefined;
   /** For hints that name the caller's own flags (the CLI's table words them, src/cli/error-hints.ts). */
-  readonly reason: string | undefined;
-  constructor(message: string, hint?: string, reason?: string) {
+  readonly reason: ErrorReason | undefined;
+  constructor(message: string, hint?: string, reason?: ErrorReason) {
     super(message);
     this.name = 'KeyInputError';
     this.hint = hint;

@@ -5,7 +5,7 @@
  * Canonicalisation and signing are xml-crypto's; nothing here serialises signed content by hand.
  */
 import { SignedXml } from 'xml-crypto';
-import { ExitCode, InputError, TokencliError, UsageError } from '../errors.js';
+import { InputError, TokencliError, UsageError } from '../errors.js';
 import { ALG, NS } from './constants.js';
 import { KeyInputError, publishableCertificate, signingKeyFromPem } from './keys.js';
 import { locateAssertion } from './locate-assertion.js';
@@ -87,7 +87,7 @@ export function signAssertion(xml: string, keys: SignAssertionKeys): string {
   } catch (error) {
     if (error instanceof KeyInputError) {
       const { message, hint, reason } = error;
-      throw new TokencliError(message, { exitCode: ExitCode.usage, hint, reason });
+      throw new TokencliError(message, { code: 'usage', hint, reason });
     }
     throw error;
   }

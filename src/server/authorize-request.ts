@@ -5,9 +5,10 @@
  * back to the validated redirect URI with `error`, `error_description` and `state`, as §4.1.2.1
  * requires, so the client can tell its user.
  */
+
+import { echoValue as sanitizeEcho } from '../protocol/error-bodies.js';
+import { S256_CHALLENGE } from '../protocol/pkce.js';
 import { type Params, parseFlag } from './http/params.js';
-import { sanitizeEcho } from './http/reply.js';
-import { S256_CHALLENGE } from './pkce.js';
 import { resolveRedirectUri } from './redirect-uri.js';
 import type { AppEntry, Registry } from './registry.js';
 

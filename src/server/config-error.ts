@@ -3,10 +3,10 @@
  * configuration file or an address that cannot be bound. Code `config`, exit 2 (SPEC.md §2.6) when
  * `tokencli serve` reports it; the CLI words the hint for reasons such as `listen_in_use`.
  */
-import { ExitCode, TokencliError } from '../errors.js';
+import { type ErrorReason, ExitCode, TokencliError } from '../errors.js';
 
 export class ServiceConfigError extends TokencliError {
-  constructor(message: string, options: { reason?: string; hint?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { reason?: ErrorReason; hint?: string; cause?: unknown } = {}) {
     super(message, { exitCode: ExitCode.usage, code: 'config', ...options });
     this.name = 'ServiceConfigError';
   }

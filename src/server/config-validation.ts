@@ -4,12 +4,12 @@
  * typo never silently becomes a default.
  */
 
+import { GRANT_NAMES } from '../protocol/grants.js';
 import { KeyInputError, verificationKeyFromPem } from '../saml/keys.js';
 import { emailKey, forbiddenEmailCharacter } from '../text/email-identity.js';
 import {
   type AppConfig,
   CONFIG_DEFAULTS,
-  GRANT_NAMES,
   type GrantName,
   type SamlConfig,
   type ServiceConfig,

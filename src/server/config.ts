@@ -6,7 +6,6 @@
 import type { GRANT_NAMES } from '../protocol/grants.js';
 
 /** The grant types of SPEC.md §1, as they appear in `grant_type` and in an app's `grants`. */
-export { GRANT_NAMES } from '../protocol/grants.js';
 
 export type GrantName = (typeof GRANT_NAMES)[number];
 

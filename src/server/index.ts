@@ -10,8 +10,10 @@
  * await service.close();
  * ```
  */
+
+export { GRANT_NAMES } from '../protocol/grants.js';
 export type { AppConfig, GrantName, SamlConfig, ServiceConfig, UserConfig } from './config.js';
-export { CONFIG_DEFAULTS, GRANT_NAMES } from './config.js';
+export { CONFIG_DEFAULTS } from './config.js';
 export { loadServiceConfig } from './config-file.js';
 export { validateServiceConfig } from './config-validation.js';
 export type { ServiceClock } from './control/clock.js';

@@ -4,7 +4,7 @@
  * updating different profiles never lose each other's writes. See credentials-file.ts for the
  * format and how damaged files and entries are handled.
  */
-import { ExitCode, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 import { withFileLock } from '../fs/lock.js';
 import { writePrivateFileAtomic } from '../fs/private-files.js';
 import { listTempFiles, removeStaleTempFiles } from '../fs/stale-temp-files.js';
@@ -121,7 +121,6 @@ export class FileStore implements CredentialStore {
       const reason = `${this.location} is damaged (${loaded.problem}) and could not be moved aside`;
       if (forWrite) {
         throw new TokencliError(`refusing to overwrite ${reason}`, {
-          exitCode: ExitCode.internal,
           code: 'store',
           reason: 'file_store_damaged',
           details: { path: this.location },

@@ -9,7 +9,7 @@
  * constructing an entry there talks to D-Bus synchronously.
  */
 import type * as Keyring from '@napi-rs/keyring';
-import { ExitCode, TokencliError } from '../errors.js';
+import { TokencliError } from '../errors.js';
 import { formatSeconds } from '../text/seconds.js';
 import { parseTokenRecordText } from './token-record-shape.js';
 import type { CredentialStore, TokenRecord } from './types.js';
@@ -148,7 +148,6 @@ export class KeychainStore implements CredentialStore {
           new TokencliError(
             `the ${this.location} did not answer within ${formatSeconds(this.#timeoutMs)}s (${what})`,
             {
-              exitCode: ExitCode.internal,
               code: 'store',
               reason: 'keychain_timeout',
             },
@@ -162,7 +161,6 @@ export class KeychainStore implements CredentialStore {
       if (error instanceof TokencliError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       throw new TokencliError(`the ${this.location} failed (${what}): ${message}`, {
-        exitCode: ExitCode.internal,
         code: 'store',
         reason: 'keychain_failed',
         cause: error,

@@ -10,7 +10,7 @@
  *   exactly one warning line saying why and where the credentials are kept.
  */
 import { join } from 'node:path';
-import { ExitCode, InputError, TokencliError } from '../errors.js';
+import { InputError, TokencliError } from '../errors.js';
 import { FileStore } from './file-store.js';
 import type { KeychainStore, KeyringModule } from './keychain-store.js';
 import { MemoryStore } from './memory-store.js';
@@ -77,7 +77,6 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
   if ('store' in opened) return opened.store;
   if (kind === 'keychain') {
     throw new TokencliError(`the OS keychain cannot be used: ${opened.reason}`, {
-      exitCode: ExitCode.usage,
       code: 'store',
       reason: 'keychain_unavailable',
       details: { why: opened.reason },
@@ -106,7 +105,6 @@ async function openKeychain(
       const native = await loadNativeStore(timeoutMs, warn);
       if ('store' in native) return native.store;
       throw new TokencliError(`the OS keychain cannot be used: ${native.reason}`, {
-        exitCode: ExitCode.usage,
         code: 'store',
         reason: 'keychain_unavailable',
       });

@@ -13,6 +13,7 @@ import {
   login,
   NotLoggedInError,
   ServiceError,
+  type SessionEvent,
   TokencliError,
 } from '../../src/index.js';
 import { demoServiceConfig } from '../../src/server/index.js';
@@ -82,7 +83,7 @@ describe('getToken', () => {
     const { env } = await setup();
     const error = await getToken({ env, clientSecret: DEMO.clientSecret }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotLoggedInError);
-    expect(error).toMatchObject({ code: 'not_logged_in', exitCode: 4 });
+    expect(error).toMatchObject({ code: 'not_logged_in' });
   });
 
   it('reports a refusal with the service fields (code service_refused)', async () => {
@@ -102,8 +103,10 @@ describe('login and getTokenInfo', () => {
   it('logs in through the openBrowser hook, then inspects the stored token', async () => {
     const { service, env } = await setup();
     const opened: string[] = [];
+    const events: SessionEvent[] = [];
     const result = await login({
       env,
+      onEvent: (event) => events.push(event),
       clientSecret: DEMO.clientSecret,
       redirectUri: 'http://127.0.0.1:0/callback',
       openBrowser: async (url) => {
@@ -113,6 +116,8 @@ describe('login and getTokenInfo', () => {
       },
     });
     expect(opened).toHaveLength(1);
+    // The URL is announced as an event as well as opened, for a caller that shows it.
+    expect(events).toContainEqual({ code: 'login_url', url: opened[0] });
     expect(result).toMatchObject({ source: 'authorization_code', email: DEMO.email, profile: 'default' });
     const info = await getTokenInfo({ env });
     expect(info).toMatchObject({ status: 'approved', email: DEMO.email });

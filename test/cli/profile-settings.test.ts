@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeConfig } from '../../src/cli/config-file.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { createDeps } from '../../src/cli/deps.js';
 import { createTestIO } from '../../src/cli/test-io.js';
+import { writeConfig } from '../../src/session/config-file.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -43,12 +43,12 @@ describe('profile precedence', () => {
     expect(await settingsWith(env)).toMatchObject({ profile: 'work', profileSource: 'active profile' });
     expect(await settingsWith({ ...env, TOKENCLI_PROFILE: 'home' })).toMatchObject({
       profile: 'home',
-      profileSource: 'TOKENCLI_PROFILE',
+      profileSource: 'environment',
       baseUrl: 'https://home.example',
     });
     expect(await settingsWith({ ...env, TOKENCLI_PROFILE: 'home' }, { profile: 'work' })).toMatchObject({
       profile: 'work',
-      profileSource: '--profile',
+      profileSource: 'option',
       storeKind: 'file',
       storeSource: 'profile',
     });
@@ -68,14 +68,19 @@ describe('profile precedence', () => {
     expect((await settingsWith({ ...env, TOKENCLI_CLIENT_ID: 'work-client' })).overrides).toEqual([]);
     expect((await settingsWith(env, { baseUrl: 'https://other.example' })).overrides).toEqual([
       {
-        setting: 'base URL',
+        setting: 'baseUrl',
         recorded: 'https://work.example',
         given: 'https://other.example',
-        source: '--base-url',
+        origin: { kind: 'option' },
       },
     ]);
     expect((await settingsWith({ ...env, TOKENCLI_CLIENT_ID: 'x' })).overrides).toEqual([
-      { setting: 'client id', recorded: 'work-client', given: 'x', source: 'TOKENCLI_CLIENT_ID' },
+      {
+        setting: 'clientId',
+        recorded: 'work-client',
+        given: 'x',
+        origin: { kind: 'environment', variable: 'TOKENCLI_CLIENT_ID' },
+      },
     ]);
   });
 });

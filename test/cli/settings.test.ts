@@ -6,11 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeConfig } from '../../src/cli/config-file.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { createDeps } from '../../src/cli/deps.js';
 import { createTestIO } from '../../src/cli/test-io.js';
-import { UsageError } from '../../src/errors.js';
+import { writeConfig } from '../../src/session/config-file.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -131,11 +130,17 @@ describe('settings precedence', () => {
   it('names the source of a bad value, and asks for the service only when it is missing', async () => {
     const dir = await configDir();
     const bad = depsWith({ TOKENCLI_CONFIG_DIR: dir, TOKENCLI_TIMEOUT: 'soon' });
-    await expect(bad.settings()).rejects.toThrow('TOKENCLI_TIMEOUT: "soon" is not a timeout in seconds');
+    await expect(bad.settings()).rejects.toMatchObject({
+      code: 'usage',
+      reason: 'setting_invalid',
+      setting: 'timeoutSeconds',
+      origin: { kind: 'environment', variable: 'TOKENCLI_TIMEOUT' },
+      problem: '"soon" is not a timeout in seconds',
+    });
     const empty = await mkdtemp(join(tmpdir(), 'tokencli-settings-'));
     dirs.push(empty);
     const missing = depsWith({ TOKENCLI_CONFIG_DIR: empty });
-    await expect(missing.service()).rejects.toBeInstanceOf(UsageError);
+    await expect(missing.service()).rejects.toMatchObject({ code: 'usage', reason: 'not_configured' });
     await expect(missing.service()).rejects.toThrow('no base URL for profile "default"');
   });
 });

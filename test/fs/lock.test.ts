@@ -121,7 +121,7 @@ describe('withFileLock', () => {
     );
     expect(error).toBeInstanceOf(TokencliError);
     expect(error).toMatchObject({
-      exitCode: 1,
+      code: 'lock',
       message: `timed out after 0.4s waiting for the lock ${lockPath} (held by pid ${process.ppid} on ${hostname()} since 2026-01-02T03:04:05.000Z)`,
       hint: `if no tokencli is running, remove ${lockPath}`,
     });
@@ -181,7 +181,7 @@ describe('withFileLock', () => {
     expect(error).toBeInstanceOf(TokencliError);
     expect(error).toMatchObject({ code: 'lock', reason: 'lock_unwritable' });
     expect(described(error)).toMatchObject({
-      exitCode: 1,
+      code: 'lock',
       message: `cannot create the lock file ${lockPath}: ENOTDIR`,
       hint: 'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
     });

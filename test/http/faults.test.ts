@@ -7,7 +7,6 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
-import { ExitCode } from '../../src/errors.js';
 import { undiciTransport } from '../../src/http/dispatcher.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
@@ -35,7 +34,7 @@ describe('faults mid-response', () => {
     const error = await sendRequest(http, get(server.origin)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     const e = error as NetworkError;
-    expect(e.exitCode).toBe(ExitCode.unavailable);
+    expect(e.code).toBe('network');
     expect(e.failure).toBe('reset');
     expect(e.message).toMatch(
       new RegExp(
@@ -79,7 +78,7 @@ describe('answers that are not HTTP', () => {
       const http = testHttp();
       const error = await sendRequest(http, get(origin)).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
-      expect((error as NetworkError).exitCode).toBe(ExitCode.unavailable);
+      expect((error as NetworkError).code).toBe('network');
       // The parser's own words differ between node's client (HPE_ code) and undici (a message).
       expect((error as NetworkError).message).toMatch(
         new RegExp(

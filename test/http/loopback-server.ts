@@ -5,7 +5,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { HttpSettings, ServiceClient } from '../../src/oauth/types.js';
+import type { HttpSettings } from '../../src/http/settings.js';
+import type { ServiceClient } from '../../src/oauth/types.js';
 
 export interface RecordedRequest {
   method: string;

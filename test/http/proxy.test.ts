@@ -8,6 +8,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
@@ -132,7 +133,7 @@ describe('proxies from the environment', () => {
       const error = await sendRequest(testHttp(), get()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
       expect((error as NetworkError).failure).toBe('proxy');
-      expect((error as NetworkError).exitCode).toBe(ExitCode.unavailable);
+      expect(exitCodeOf(error as NetworkError)).toBe(ExitCode.unavailable);
       expect((error as NetworkError).message).toMatch(
         /^the proxy refused to connect to http:\/\/127\.0\.0\.1:\d+: .*502/,
       );

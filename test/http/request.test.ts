@@ -4,7 +4,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
-import { ExitCode } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest, USER_AGENT } from '../../src/http/request.js';
 import { VERSION } from '../../src/version.js';
@@ -52,7 +51,7 @@ describe('sendRequest', () => {
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(900);
     expect(elapsed).toBeLessThan(8000);
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(error.code).toBe('network');
     expect(error.failure).toBe('timeout');
     expect(error.message).toBe(`the request to ${server.origin} timed out after 1 s`);
     expect(hintFor(error)).toMatch(/--timeout SECONDS/);
@@ -133,7 +132,7 @@ describe('sendRequest', () => {
     const http = testHttp();
     const error = await failure(sendRequest(http, get(origin)));
     expect(http.slept).toStrictEqual([250, 500]);
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(error.code).toBe('network');
     expect(error.failure).toBe('connect');
     expect(error.systemCode).toBe('ECONNREFUSED');
     expect(error.message).toBe(`could not connect to ${origin}: connection refused`);
@@ -177,7 +176,7 @@ describe('sendRequest', () => {
     });
     const error = await failure(sendRequest(testHttp(), get(server.origin)));
     expect(error.failure).toBe('too_large');
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(error.code).toBe('network');
     expect(error.message).toBe(
       `the response from ${server.origin} (HTTP 200) was larger than 1 MiB and was cut off`,
     );

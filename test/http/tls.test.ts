@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
@@ -84,7 +85,7 @@ describe.skipIf(!HAS_OPENSSL)(
       const error = await sendRequest(http, get()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(NetworkError);
       const e = error as NetworkError;
-      expect(e.exitCode).toBe(ExitCode.unavailable);
+      expect(exitCodeOf(e)).toBe(ExitCode.unavailable);
       expect(e.failure).toBe('tls');
       expect(e.systemCode).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
       expect(e.message).toBe(
@@ -128,7 +129,7 @@ describe.skipIf(!HAS_OPENSSL)(
       const missing = join(dir, 'missing.pem');
       const error = await sendRequest(testHttp({ caFile: missing }), get()).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).exitCode).toBe(ExitCode.usage);
+      expect(exitCodeOf(error as InputError)).toBe(ExitCode.usage);
       expect(described(error).message).toBe(`the CA certificate file ${missing} (--ca-file) does not exist`);
 
       const junk = join(dir, 'junk.pem');

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestToken } from '../../src/oauth/token-request.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
-import { type GrantRequest, GrantType } from '../../src/oauth/types.js';
+import type { GrantRequest } from '../../src/oauth/types.js';
+import { GrantType } from '../../src/protocol/grants.js';
 import { type LoopbackServer, startServer, testClient, testHttp } from './loopback-server.js';
 
 const CANARY = {

@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, InputError, TokencliError } from '../../src/errors.js';
 import { type AuthorizationGrant, type LoginFlowDeps, runLoginFlow } from '../../src/login/login-flow.js';
-import { s256Challenge } from '../../src/login/pkce.js';
+import { s256Challenge } from '../../src/protocol/pkce.js';
 import { rawGet } from './http-get.js';
 
 const settings = {
@@ -74,7 +75,7 @@ describe('runLoginFlow', () => {
 
   test('a failed exchange tells the tab and passes the error on', async () => {
     const h = harness();
-    const refused = new TokencliError('invalid code', { exitCode: ExitCode.refused });
+    const refused = new TokencliError('invalid code', { code: 'service_refused' });
     const flow = runLoginFlow(settings, h.deps, async () => {
       throw refused;
     }).catch((e: unknown) => e);
@@ -107,7 +108,7 @@ describe('runLoginFlow', () => {
     const url = await h.authorizeUrl;
     await redirectBrowser(url, { error: 'access_denied', state: url.searchParams.get('state') ?? '' });
     const error = (await flow) as TokencliError;
-    expect(error.exitCode).toBe(ExitCode.loginIncomplete);
+    expect(exitCodeOf(error)).toBe(ExitCode.loginIncomplete);
     expect(exchanged).toBe(false);
   });
 
@@ -119,7 +120,7 @@ describe('runLoginFlow', () => {
     }));
     const error = (await flow.catch((e: unknown) => e)) as TokencliError;
     expect(error).toBeInstanceOf(TokencliError);
-    expect(error.exitCode).toBe(ExitCode.loginIncomplete);
+    expect(exitCodeOf(error)).toBe(ExitCode.loginIncomplete);
     expect(error.message).toBe('timed out after 0.3 s waiting for the login to finish in the browser');
     expect(hintFor(error)).toContain('--timeout-login');
     const port = Number(new URL((await h.authorizeUrl).searchParams.get('redirect_uri') ?? '').port);
@@ -128,7 +129,7 @@ describe('runLoginFlow', () => {
 
   test('Ctrl-C (the abort signal) stops waiting with its reason and closes the listener', async () => {
     const h = harness();
-    const reason = new TokencliError('interrupted', { exitCode: ExitCode.interrupted });
+    const reason = new TokencliError('interrupted', { code: 'interrupted' });
     const flow = runLoginFlow(settings, h.deps, async () => ({ result: '', summary: '' })).catch(
       (e: unknown) => e,
     );

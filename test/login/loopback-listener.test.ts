@@ -1,6 +1,7 @@
 import { connect, createServer as createNetServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, InputError, TokencliError } from '../../src/errors.js';
 import { pages } from '../../src/login/callback-page.js';
 import { LoopbackListener } from '../../src/login/loopback-listener.js';
@@ -87,7 +88,7 @@ describe('binding', () => {
       expectedState: STATE,
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).exitCode).toBe(ExitCode.usage);
+    expect(exitCodeOf(error as InputError)).toBe(ExitCode.usage);
     expect(described(error).message).toBe(
       `cannot listen on 127.0.0.1:${port} for --redirect-uri: the port is already in use`,
     );
@@ -196,7 +197,7 @@ describe('requests', () => {
     expect(r.body).not.toContain('oscpayload');
     const error = await listener.waitForCode().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TokencliError);
-    expect((error as TokencliError).exitCode).toBe(ExitCode.loginIncomplete);
+    expect(exitCodeOf(error as TokencliError)).toBe(ExitCode.loginIncomplete);
     expect((error as TokencliError).message).toBe(
       'the login was not completed: access was denied (access_denied: User said <no> red)',
     );
@@ -209,7 +210,7 @@ describe('requests', () => {
       `/callback?state=${STATE}&error=invalid_request&error_description=bad+redirect`,
     );
     const error = (await listener.waitForCode().catch((e: unknown) => e)) as TokencliError;
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(error.message).toBe(
       'the service refused the authorization request (invalid_request: bad redirect)',
     );
@@ -219,7 +220,7 @@ describe('requests', () => {
     const listener = await start();
     await rawGet(listener.port, `/callback?state=${STATE}`);
     const error = (await listener.waitForCode().catch((e: unknown) => e)) as TokencliError;
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error.message).toBe('the service redirected back with no single code and no error');
   });
 });

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, TokencliError } from '../../src/errors.js';
 import { interpretPaste, waitForPastedCode } from '../../src/login/paste-prompt.js';
 
@@ -27,7 +28,7 @@ describe('interpretPaste', () => {
   test('an error redirect with the right state ends the flow like the listener would', () => {
     const denied = interpretPaste(`http://127.0.0.1:1/cb?state=${STATE}&error=access_denied`, STATE);
     expect(denied.kind).toBe('error');
-    expect(denied.kind === 'error' && denied.error.exitCode).toBe(ExitCode.loginIncomplete);
+    expect(denied.kind === 'error' && exitCodeOf(denied.error)).toBe(ExitCode.loginIncomplete);
     const other = interpretPaste(`?state=${STATE}&error=server_error&error_description=boom`, STATE);
     expect(other.kind === 'error' && other.error.message).toBe(
       'the service refused the authorization request (server_error: boom)',
@@ -78,7 +79,7 @@ describe('waitForPastedCode', () => {
     input.write(`?state=${STATE}&error=access_denied\n`);
     const error = (await result) as TokencliError;
     expect(error).toBeInstanceOf(TokencliError);
-    expect(error.exitCode).toBe(ExitCode.loginIncomplete);
+    expect(exitCodeOf(error)).toBe(ExitCode.loginIncomplete);
   });
 
   test('abort stops reading and lets go of the input', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createPkcePair, createState, s256Challenge, stateMatches } from '../../src/login/pkce.js';
+import { createPkcePair, createState, stateMatches } from '../../src/login/pkce.js';
+import { s256Challenge } from '../../src/protocol/pkce.js';
 
 // RFC 7636 Appendix B: the 32 octets, the verifier they give, and its S256 challenge.
 const RFC_OCTETS = Buffer.from([

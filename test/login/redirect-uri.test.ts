@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { allowedHosts, parseRedirectUri, withPort } from '../../src/login/redirect-uri.js';
 import { described } from '../helpers/described.js';
@@ -46,7 +47,7 @@ describe('parseRedirectUri', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).exitCode).toBe(ExitCode.usage);
+    expect(exitCodeOf(error as InputError)).toBe(ExitCode.usage);
     expect((error as InputError).message).toBe(`invalid redirect URI "${value}": ${why}`);
     expect(described(error).message).toBe(`invalid --redirect-uri "${value}": ${why}`);
     expect(described(error).hint).toContain('http://127.0.0.1:8765/callback');

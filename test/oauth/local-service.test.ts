@@ -5,11 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
-import { GrantType, type ServiceClient } from '../../src/oauth/types.js';
+import type { ServiceClient } from '../../src/oauth/types.js';
+import { GrantType } from '../../src/protocol/grants.js';
 import { demoServiceConfig, startTokenService, type TokenServiceHandle } from '../../src/server/index.js';
 import { described } from '../helpers/described.js';
 import { testHttp } from '../http/loopback-server.js';
@@ -72,20 +74,20 @@ describe('against the local token service', () => {
 
   it('bad user credentials: subcode 017, exit 3', async () => {
     const error = await serviceError(requestToken(client, { ...demoUser, password: 'wrong-password' }));
-    expect(described(error)).toMatchObject({ status: 403, subcode: '017', exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 403, subcode: '017', code: 'service_refused' });
     expect(hintFor(error)).toMatch(/email and password/);
     expect(error.message).not.toContain('wrong-password');
   });
 
   it('unknown client: the ErrorCode body, exit 3, hint naming the client id', async () => {
     const error = await serviceError(requestToken({ ...client, clientId: 'nobody' }, demoUser));
-    expect(described(error)).toMatchObject({ status: 400, exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 400, code: 'service_refused' });
     expect(hintFor(error)).toMatch(/client id "nobody"/);
   });
 
   it('wrong client secret: refused, exit 3, secret not repeated', async () => {
     const error = await serviceError(requestToken({ ...client, clientSecret: 'not-the-secret' }, demoUser));
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(error.message).not.toContain('not-the-secret');
   });
 
@@ -100,7 +102,7 @@ describe('against the local token service', () => {
     expect(described(error)).toMatchObject({
       status: 400,
       serviceCode: 'invalid_grant',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
     });
     expect(hintFor(error)).toMatch(/tokencli login/);
   });
@@ -109,13 +111,13 @@ describe('against the local token service', () => {
     const error = await serviceError(
       requestToken(client, { grant_type: GrantType.refreshToken, refresh_token: 'no-such-refresh-token' }),
     );
-    expect(described(error)).toMatchObject({ serviceCode: 'invalid_grant', exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ serviceCode: 'invalid_grant', code: 'service_refused' });
     expect(hintFor(error)).toBe('the refresh token is invalid, expired or revoked; run tokencli login');
   });
 
   it('an unknown access token on tokeninfo: 401, exit 3', async () => {
     const error = await serviceError(fetchTokenInfo(client, 'no-such-access-token'));
-    expect(described(error)).toMatchObject({ status: 401, exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 401, code: 'service_refused' });
     expect(hintFor(error)).toMatch(/invalid, expired or revoked/);
     expect(error.message).not.toContain('no-such-access-token');
   });
@@ -128,11 +130,11 @@ describe('against the local token service', () => {
     } as const;
     const first = await requestToken(client, single);
     const error = await serviceError(requestToken(client, single));
-    expect(described(error)).toMatchObject({ status: 403, subcode: '018', exitCode: ExitCode.refused });
+    expect(described(error)).toMatchObject({ status: 403, subcode: '018', code: 'service_refused' });
     expect(hintFor(error)).toBe('run again with --end-other-sessions to end your other sessions');
     const second = await requestToken(client, single, { endOtherSessions: true });
     expect(second.access_token).not.toBe(first.access_token);
     const revoked = await serviceError(fetchTokenInfo(client, first.access_token));
-    expect(revoked.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(revoked)).toBe(ExitCode.refused);
   });
 });

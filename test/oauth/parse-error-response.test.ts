@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import type { HttpResponse } from '../../src/http/request.js';
 import { parseErrorResponse } from '../../src/oauth/parse-error-response.js';
 import { readServiceJson } from '../../src/oauth/read-service-response.js';
 import { type RequestContext, ServiceError } from '../../src/oauth/service-error.js';
-import { GrantType } from '../../src/oauth/types.js';
+import { GrantType } from '../../src/protocol/grants.js';
 
 const TOKEN: RequestContext = {
   endpoint: 'token',
@@ -25,7 +26,7 @@ function fields(error: ServiceError) {
     serviceCode: error.serviceCode,
     subcode: error.subcode,
     description: error.description,
-    exitCode: error.exitCode,
+    exitCode: exitCodeOf(error),
     message: error.message,
     hint: hintFor(error),
   };
@@ -87,7 +88,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
       }),
       { ...TOKEN, grantType: GrantType.refreshToken },
     );
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(error.subcode).toBe('018');
     expect(error.message).toBe(
       'the token service refused the request (HTTP 403, subcode 018): Your session has been logged out as the same user is logged in elsewhere.',
@@ -133,7 +134,7 @@ describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
     ['invalid_request', 400, /--verbose/],
   ])('maps RFC 6749 %s to exit 3 and a hint', (code, status, hint) => {
     const error = parseErrorResponse(response(status, { error: code }), TOKEN);
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(error.serviceCode).toBe(code);
     expect(error.description).toBeUndefined();
     expect(error.message).toBe(`the token service refused the request (HTTP ${status}, ${code})`);
@@ -201,17 +202,17 @@ describe('parseErrorResponse: anything else', () => {
   it('reports an empty body', () => {
     const error = parseErrorResponse(response(401, ''), TOKEN);
     expect(error.message).toBe('the token service refused the request (HTTP 401) with an empty body');
-    expect(error.exitCode).toBe(ExitCode.refused);
+    expect(exitCodeOf(error)).toBe(ExitCode.refused);
     expect(hintFor(error)).toMatch(/client id and client secret/);
     const failed = parseErrorResponse(response(503, '  '), TOKEN);
     expect(failed.message).toBe('the token service failed (HTTP 503) with an empty body');
-    expect(failed.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(failed)).toBe(ExitCode.unavailable);
   });
 
   it('treats 404, 405, 408, 413 and 429 as failures (exit 5), not refusals', () => {
     for (const status of [404, 405, 408, 413, 429]) {
       expect(
-        parseErrorResponse(response(status, 'nope', { 'content-type': 'text/plain' }), TOKEN).exitCode,
+        exitCodeOf(parseErrorResponse(response(status, 'nope', { 'content-type': 'text/plain' }), TOKEN)),
       ).toBe(ExitCode.unavailable);
     }
     expect(hintFor(parseErrorResponse(response(404, ''), TOKEN))).toMatch(/base URL/);
@@ -274,7 +275,7 @@ describe('readServiceJson', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ServiceError);
-    expect((error as ServiceError).exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error as ServiceError)).toBe(ExitCode.unavailable);
     expect((error as ServiceError).message).toBe(
       `the token service sent an unexpected response (HTTP 200): ${problem}`,
     );
@@ -282,7 +283,7 @@ describe('readServiceJson', () => {
 
   it('treats a 200 carrying an error document as the refusal it is', () => {
     expect(() => readServiceJson(response(200, { error: 'invalid_grant' }), TOKEN)).toThrow(
-      expect.objectContaining({ exitCode: ExitCode.refused, serviceCode: 'invalid_grant', status: 200 }),
+      expect.objectContaining({ code: 'service_refused', serviceCode: 'invalid_grant', status: 200 }),
     );
   });
 
@@ -296,7 +297,7 @@ describe('readServiceJson', () => {
     } catch (e) {
       error = e as ServiceError;
     }
-    expect(error?.exitCode).toBe(ExitCode.unavailable);
+    expect(error && exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error?.status).toBe(302);
     expect(error?.message).toBe(
       'the token service answered with a redirect (HTTP 302) to https://login.example/sso?code=[redacted]&next=%2Fhome; redirects are not followed so that credentials are never sent elsewhere',

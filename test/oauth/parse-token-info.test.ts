@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { parseTokenInfo } from '../../src/oauth/parse-token-info.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
@@ -99,7 +100,7 @@ describe('parseTokenInfo', () => {
 
   it.each(cases)('rejects %s with exit 5', (_name, json, problem) => {
     const error = rejection(json);
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error.message).toBe(`the token service sent an unexpected response (HTTP 200): ${problem}`);
   });
 });

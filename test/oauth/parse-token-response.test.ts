@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hintFor, LIFETIME_HINT, TOKEN_TYPE_HINT, TOKEN_VALUE_HINT } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { parseTokenResponse } from '../../src/oauth/parse-token-response.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
@@ -158,7 +159,7 @@ describe('parseTokenResponse', () => {
 
   it.each(cases)('rejects %s with exit 5 and says what was wrong', (_name, json, problem) => {
     const error = rejection(json);
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error.status).toBe(200);
     expect(error.description).toBe(problem);
     expect(error.message).toBe(`the token service sent an unexpected response (HTTP 200): ${problem}`);

@@ -4,10 +4,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';
-import { type GrantRequest, GrantType } from '../../src/oauth/types.js';
+import type { GrantRequest } from '../../src/oauth/types.js';
+import { GrantType } from '../../src/protocol/grants.js';
 import { VERSION } from '../../src/version.js';
 import { described } from '../helpers/described.js';
 import {
@@ -117,7 +119,7 @@ describe('requestToken: the request', () => {
     );
     expect(server.requests).toHaveLength(1);
     expect(http.slept).toStrictEqual([]);
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(Object.fromEntries(new URLSearchParams(server.requests[0]?.body))).toStrictEqual({
       grant_type: 'authorization_code',
       client_id: 'demo-client',
@@ -161,7 +163,7 @@ describe('requestToken: the answers', () => {
         Error: 'invalid or null consumer key: demo-client',
         Hint: 'pass client_id',
       },
-      { status: 400, serviceCode: 'invalid_request', subcode: undefined, exitCode: ExitCode.refused },
+      { status: 400, serviceCode: 'invalid_request', subcode: undefined, code: 'service_refused' },
     ],
     [
       'subcode 017',
@@ -177,7 +179,7 @@ describe('requestToken: the answers', () => {
         status: 403,
         serviceCode: '403',
         subcode: '017',
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         message:
           'the token service refused the request (HTTP 403, subcode 017): Credential provided is invalid. or there was problem with your account.',
       },
@@ -194,7 +196,7 @@ describe('requestToken: the answers', () => {
       },
       {
         subcode: '018',
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         hint: 'run again with --end-other-sessions to end your other sessions',
       },
     ],
@@ -206,7 +208,7 @@ describe('requestToken: the answers', () => {
         status: 400,
         serviceCode: 'invalid_grant',
         description: 'wrong email or password',
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         message: 'the token service refused the request (HTTP 400, invalid_grant): wrong email or password',
       },
     ],
@@ -216,7 +218,7 @@ describe('requestToken: the answers', () => {
       '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
       {
         status: 502,
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message: 'the token service failed (HTTP 502): 502 Bad Gateway',
       },
     ],
@@ -226,7 +228,7 @@ describe('requestToken: the answers', () => {
       '',
       {
         status: 500,
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message: 'the token service failed (HTTP 500) with an empty body',
       },
     ],
@@ -236,7 +238,7 @@ describe('requestToken: the answers', () => {
       '<!DOCTYPE html><html><body><p>Please sign in</p></body></html>',
       {
         status: 200,
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): the body is not JSON (text/html, 62 characters): Please sign in',
       },
@@ -246,7 +248,7 @@ describe('requestToken: the answers', () => {
       200,
       '{"',
       {
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): the body is not JSON (application/json, 2 characters): {"',
       },
@@ -256,7 +258,7 @@ describe('requestToken: the answers', () => {
       200,
       { token_type: 'BearerToken', expires_in: 3599 },
       {
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): access_token is missing from the token response',
       },
@@ -266,7 +268,7 @@ describe('requestToken: the answers', () => {
       200,
       'null',
       {
-        exitCode: ExitCode.unavailable,
+        code: 'service_unavailable',
         message:
           'the token service sent an unexpected response (HTTP 200): the token response is null, not a JSON object',
       },
@@ -301,7 +303,7 @@ describe('requestToken: the answers', () => {
     const error = await serviceError(
       requestToken(testClient(server.origin, testHttp(), 'demo-secret'), CLIENT_CREDENTIALS),
     );
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error.message).toBe(
       'the token service sent an unexpected response (HTTP 200): token_type is "mac", not Bearer: tokencli only uses Bearer tokens (RFC 6749 §7.1)',
     );
@@ -317,7 +319,7 @@ describe('requestToken: the answers', () => {
     const error = await serviceError(
       requestToken(testClient(server.origin, testHttp(), 'demo-secret'), CLIENT_CREDENTIALS),
     );
-    expect(error.exitCode).toBe(ExitCode.unavailable);
+    expect(exitCodeOf(error)).toBe(ExitCode.unavailable);
     expect(error.status).toBe(302);
     expect(error.message).toBe(
       `the token service answered with a redirect (HTTP 302) to http://127.0.0.1:${server.port}/login?next=token; redirects are not followed so that credentials are never sent elsewhere`,

@@ -1,5 +1,6 @@
 /** fetchTokenInfo against a real loopback server (SPEC.md §1 rule 8-9, §2.4, §2.6). */
 import { afterEach, describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
@@ -72,7 +73,7 @@ describe('fetchTokenInfo', () => {
       status: 401,
       serviceCode: 'invalid_token',
       description: 'the token expired',
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message: 'the token service refused the request (HTTP 401, invalid_token): the token expired',
       hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
     });
@@ -89,7 +90,7 @@ describe('fetchTokenInfo', () => {
       (e: unknown) => e,
     );
     expect(described(error)).toMatchObject({
-      exitCode: ExitCode.refused,
+      code: 'service_refused',
       message:
         'the token service refused the request (HTTP 400, invalid_request): refresh token information is not supported',
       hint: 'tokeninfo inspects access tokens only (not refresh tokens); check the token and the client id',
@@ -104,7 +105,7 @@ describe('fetchTokenInfo', () => {
         (e: unknown) => e,
       );
       expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).exitCode).toBe(ExitCode.usage);
+      expect(exitCodeOf(error as InputError)).toBe(ExitCode.usage);
       expect((error as InputError).message).not.toContain('X-Injected');
       expect(server.requests).toHaveLength(0);
     },
@@ -116,7 +117,7 @@ describe('fetchTokenInfo', () => {
       (e: unknown) => e,
     );
     expect(described(error)).toMatchObject({
-      exitCode: ExitCode.unavailable,
+      code: 'service_unavailable',
       message:
         'the token service sent an unexpected response (HTTP 200): the token information carries none of the documented fields',
     });

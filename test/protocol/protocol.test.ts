@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseErrorResponse } from '../../src/oauth/parse-error-response.js';
-import { GrantType } from '../../src/oauth/types.js';
 import {
   consumerKeyError,
   type ErrorBody,
@@ -16,6 +15,7 @@ import {
   recogniseErrorBody,
   sessionConflictError,
 } from '../../src/protocol/error-bodies.js';
+import { GrantType } from '../../src/protocol/grants.js';
 import { isLoopbackHost } from '../../src/protocol/loopback.js';
 import { s256Challenge, verifierMatches } from '../../src/protocol/pkce.js';
 
@@ -78,11 +78,11 @@ describe('the loopback rule', () => {
   );
 
   it('is the same for a base URL and for opening a browser (127.0.0.2 passes both)', async () => {
-    const { checkBaseUrl } = await import('../../src/cli/settings.js');
+    const { checkBaseUrl } = await import('../../src/session/settings.js');
     const { isSafeToOpen } = await import('../../src/login/open-browser.js');
-    expect(checkBaseUrl('http://127.0.0.2:8080', '--base-url')).toBe('http://127.0.0.2:8080');
+    expect(checkBaseUrl('http://127.0.0.2:8080')).toBe('http://127.0.0.2:8080');
     expect(isSafeToOpen('http://127.0.0.2:8080/v2/oauth/authorize')).toBe(true);
-    expect(() => checkBaseUrl('http://10.0.0.1', '--base-url')).toThrow(/plain http/);
+    expect(() => checkBaseUrl('http://10.0.0.1')).toThrow(/plain http/);
     expect(isSafeToOpen('http://10.0.0.1/')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { encodeSamlInput } from '../../src/saml/encode-input.js';
 
@@ -11,7 +12,7 @@ function usageError(run: () => unknown): UsageError {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+    expect(exitCodeOf(error as UsageError)).toBe(ExitCode.usage);
     return error as UsageError;
   }
   throw new Error('no error');

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, TokencliError } from '../../src/errors.js';
 import { ALG } from '../../src/saml/constants.js';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
@@ -24,7 +25,7 @@ function usageError(run: () => unknown): TokencliError {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(TokencliError);
-    expect((error as TokencliError).exitCode).toBe(ExitCode.usage);
+    expect(exitCodeOf(error as TokencliError)).toBe(ExitCode.usage);
     return error as TokencliError;
   }
   throw new Error('no error');

@@ -108,7 +108,7 @@ describe('FileStore', () => {
     writeFileSync(target, '{"version":1,"profiles":{}}');
     symlinkSync(target, path);
     const expected = {
-      exitCode: 2,
+      code: 'usage',
       message: `refusing to use ${path}: it is a symbolic link`,
       hint: 'remove the link; tokencli keeps its files as regular files',
     };

@@ -45,7 +45,7 @@ describe('openStore', () => {
       warn: () => {},
     }).catch((e: unknown) => e);
     expect(described(error)).toMatchObject({
-      exitCode: 2,
+      code: 'usage',
       message: 'unknown credential store "vault"',
       hint: 'use --store keychain, file or none',
     });

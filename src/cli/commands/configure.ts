@@ -5,10 +5,10 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../errors.js';
-import { configPath, type ProfileConfig, writeConfig } from '../config-file.js';
-import { clientSecretSource, type Deps } from '../deps.js';
-import { findSecret } from '../secrets.js';
-import { checkBaseUrl } from '../settings.js';
+import { configPath, type ProfileConfig, writeConfig } from '../../session/config-file.js';
+import { checkBaseUrl } from '../../session/settings.js';
+import type { Deps } from '../deps.js';
+import { clientSecretSource, findSecret } from '../secrets.js';
 import { note } from '../token-output.js';
 
 export interface ConfigureOptions {
@@ -64,7 +64,7 @@ export async function run(options: ConfigureOptions, deps: Deps): Promise<void> 
 
   const baseUrl = checkBaseUrl(
     await required(deps, settings.baseUrl, 'Base URL', '--base-url or set TOKENCLI_BASE_URL'),
-    'base URL',
+    { kind: 'named', label: 'base URL' },
   );
   const clientId = await required(
     deps,

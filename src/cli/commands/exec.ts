@@ -1,6 +1,6 @@
 /**
  * `tokencli exec [--min-ttl S] -- CMD [ARGS…]`: obtains a token exactly as `tokencli token` does
- * (get-token.ts), then runs CMD without a shell with the token in its environment, like
+ * (token-flags.ts), then runs CMD without a shell with the token in its environment, like
  * `aws-vault exec` and `op run`. tokencli's exit code is CMD's, so `exec` can wrap any step of a
  * script; its own failures print `error:` and keep their codes (SPEC.md §2.6), and a CMD that
  * cannot be started gets the shells' 127 (not found) or 126 (not executable).
@@ -12,9 +12,9 @@ import { sanitizeText } from '../../text/sanitize.js';
 import { CommandExit } from '../command-exit.js';
 import type { CommandContext } from '../context.js';
 import type { Deps } from '../deps.js';
-import { type GetTokenOptions, getToken } from '../get-token.js';
+import { obtainWithFlags, type TokenFlags } from '../token-flags.js';
 
-export type ExecOptions = GetTokenOptions;
+export type ExecOptions = TokenFlags;
 
 /** Secrets that obtained the token; CMD has no need of them. */
 const WITHHELD_VARIABLES = ['TOKENCLI_PASSWORD', 'TOKENCLI_CLIENT_SECRET'];
@@ -27,7 +27,7 @@ export async function run(options: ExecOptions, ctx: Deps, argv: string[]): Prom
   if (command === undefined || command === '') {
     throw new UsageError('no command to run', 'e.g. tokencli exec -- curl https://api.example.com/v2/…');
   }
-  const { record, service } = await getToken(options, ctx);
+  const { record, service } = await obtainWithFlags(options, ctx);
   const env: NodeJS.ProcessEnv = {
     ...ctx.io.env,
     TOKENCLI_ACCESS_TOKEN: record.access_token,

@@ -2,15 +2,14 @@
  * `tokencli info`: the token information of the stored (or piped) access token. Exit 0 only when
  * the token is approved and unexpired (SPEC.md §2.6).
  */
-import { ExitCode, NotLoggedInError, TokencliError } from '../../errors.js';
-import type { TokenRecord } from '../../store/types.js';
+import { ExitCode, TokencliError } from '../../errors.js';
+import type { TokenInfo } from '../../oauth/types.js';
+import { inspectToken } from '../../session/inspect.js';
 import type { Deps } from '../deps.js';
 import { maskToken } from '../format.js';
 import { renderInfoTable } from '../info-table.js';
 import { colorEnabled } from '../io.js';
 import { readStdinSecret } from '../secrets.js';
-import { droppedHint, dropRefusedAccessToken, refusesAccessToken } from '../stale-token.js';
-import { recordMatches } from '../token-record.js';
 
 /** `info --json` masks the tokens like the table unless `--show-tokens` (SPEC.md §2.6). */
 function maskInfo<T extends object>(info: T, showTokens: boolean): T {
@@ -29,52 +28,14 @@ export interface InfoOptions {
 }
 
 export async function run(options: InfoOptions, deps: Deps): Promise<void> {
-  const settings = await deps.settings();
-  const service = await deps.service();
-  let accessToken: string;
-  let cached: TokenRecord | undefined;
+  const session = deps.session();
+  let info: TokenInfo;
   if (options.tokenStdin) {
-    accessToken = (await readStdinSecret(deps, 'access token', '--token-stdin')).trim();
+    await session.service();
+    const accessToken = (await readStdinSecret(deps, 'access token', '--token-stdin')).trim();
+    info = await inspectToken(session, accessToken);
   } else {
-    const store = await deps.store();
-    const record = await store.getTokens(settings.profile);
-    if (record !== undefined && !recordMatches(record, service.baseUrl, service.clientId)) {
-      // Say what differs (e.g. localhost vs 127.0.0.1), not just "nothing stored" (issue 9).
-      const { noUsableToken } = await import('../token-state.js');
-      throw noUsableToken({
-        profile: settings.profile,
-        stored: record,
-        service,
-        minTtlSeconds: 0,
-        force: false,
-        now: deps.now(),
-      });
-    }
-    if (!recordMatches(record, service.baseUrl, service.clientId)) {
-      throw new NotLoggedInError(
-        `no access token stored for profile "${settings.profile}"`,
-        'run `tokencli login` or `tokencli token`, or pipe a token in with --token-stdin',
-      );
-    }
-    accessToken = record.access_token;
-    cached = record;
-  }
-
-  const { fetchTokenInfo } = await import('../../oauth/tokeninfo.js');
-  let info: Awaited<ReturnType<typeof fetchTokenInfo>>;
-  try {
-    info = await fetchTokenInfo(await deps.client(), accessToken, { signal: deps.signal });
-  } catch (error) {
-    if (cached === undefined || !refusesAccessToken(error)) throw error;
-    const canRenew = await dropRefusedAccessToken(deps, cached);
-    const refused = error as TokencliError;
-    throw new TokencliError(refused.message, {
-      exitCode: refused.exitCode,
-      code: refused.code,
-      reason: 'access_token_refused',
-      hint: droppedHint(canRenew),
-      cause: error,
-    });
+    info = await inspectToken(session);
   }
 
   if (options.json) {

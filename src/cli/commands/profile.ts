@@ -4,13 +4,13 @@
  * there); their tokens and client secret live in the store each profile recorded.
  */
 import { createInterface } from 'node:readline/promises';
-import { ExitCode, TokencliError, UsageError } from '../../errors.js';
-import type { ConfigFile } from '../config-file.js';
+import { TokencliError, UsageError } from '../../errors.js';
+import type { ConfigFile } from '../../session/config-file.js';
+import type { Settings } from '../../session/settings.js';
 import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
 import { profileNames } from '../profile-names.js';
 import { everyStore, profileStores } from '../profile-stores.js';
-import type { Settings } from '../settings.js';
 import { note } from '../token-output.js';
 
 function requireKnown(settings: Settings, name: string): void {
@@ -145,7 +145,7 @@ async function confirm(deps: Deps, question: string): Promise<boolean> {
     return /^(y|yes)$/i.test(answer.replace(/^[ \t]+|[ \t]+$/g, ''));
   } catch (error) {
     // Ctrl-D ends the question (an answer: no); Ctrl-C aborts it through the signal above.
-    if (interrupt.signal.aborted) throw new TokencliError('interrupted', { exitCode: ExitCode.interrupted });
+    if (interrupt.signal.aborted) throw new TokencliError('interrupted', { code: 'interrupted' });
     if ((error as { code?: string }).code === 'ABORT_ERR') {
       deps.io.stderr.write('\n');
       return false;

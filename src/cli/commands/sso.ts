@@ -5,19 +5,16 @@
  * (`--assertion-for`). Every input problem is a usage error (exit 2) found before anything is sent.
  */
 import { UsageError } from '../../errors.js';
-import { type GrantRequest, GrantType } from '../../oauth/types.js';
 import { buildAssertion } from '../../saml/build-assertion.js';
 import { DEFAULT_MAX_SAML_BYTES } from '../../saml/constants.js';
 import { encodeSamlInput } from '../../saml/encode-input.js';
 import { inspectSamlDocument } from '../../saml/inspect-document.js';
 import { readInput } from '../../saml/read-input.js';
 import { signAssertion } from '../../saml/sign-assertion.js';
-import type { TokenRecord } from '../../store/types.js';
+import { exchangeSaml, type SamlDocument } from '../../session/saml-exchange.js';
 import type { Deps } from '../deps.js';
-import { keepsInProfile, rememberProfile } from '../profile-store.js';
 import { assertOneStdinReader } from '../secrets.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
-import { toRecord } from '../token-record.js';
 
 export interface SsoOptions {
   samlResponse?: string;
@@ -35,8 +32,6 @@ export interface SsoOptions {
   /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
   showTokens?: boolean;
 }
-
-type SamlField = 'SAMLResponse' | 'SAMLAssertion';
 
 /** A PEM key or certificate is a few KiB; anything bigger is the wrong file. */
 const MAX_PEM_BYTES = 64 * 1024;
@@ -100,11 +95,7 @@ async function signingKeys(options: SsoOptions) {
 }
 
 /** The form field and its base64 value, read, checked and (with --sign-key) signed. */
-async function prepareSaml(
-  options: SsoOptions,
-  deps: Deps,
-  audience: () => string,
-): Promise<{ field: SamlField; value: string; email?: string }> {
+async function prepareSaml(options: SsoOptions, deps: Deps, audience: () => string): Promise<SamlDocument> {
   const keys = await signingKeys(options);
   if (options.assertionFor !== undefined) {
     if (!keys) throw new UsageError('--assertion-for needs --sign-key');
@@ -159,37 +150,22 @@ async function prepareSaml(
 
 export async function run(options: SsoOptions, deps: Deps): Promise<void> {
   checkFlags(options);
-  const settings = await deps.settings();
-  const service = await deps.service();
+  const session = deps.session();
+  const settings = await session.settings();
+  const service = await session.service();
   // A built assertion is addressed to this service unless --audience says otherwise.
   const saml = await prepareSaml(options, deps, () => options.audience ?? service.baseUrl);
-
-  const store = await deps.store();
-  const clientSecret = await deps.clientSecret(options.clientSecretStdin === true);
-  const { requestToken } = await import('../../oauth/token-request.js');
-  const grant: GrantRequest =
-    saml.field === 'SAMLResponse'
-      ? { grant_type: GrantType.saml2Bearer, SAMLResponse: saml.value }
-      : { grant_type: GrantType.saml2Bearer, SAMLAssertion: saml.value };
-  const tokens = await requestToken(await deps.client(clientSecret), grant, {
-    endOtherSessions: options.endOtherSessions === true,
-    signal: deps.signal,
-  });
-  const record: TokenRecord = toRecord(tokens, { ...service, grant: 'saml2-bearer', now: deps.now() });
-  if (record.email === undefined && saml.email !== undefined) record.email = saml.email;
-  if (deps.signal.aborted) throw deps.signal.reason;
-
-  const keep = options.store && store.kind !== 'none' && keepsInProfile(settings);
-  // The profile lock keeps a concurrent `tokencli token` refresh from overwriting this record.
-  if (keep) {
-    await deps.withProfileLock(() => store.setTokens(settings.profile, record));
-    await rememberProfile(deps);
-  }
+  const { record, stored } = await exchangeSaml(
+    session,
+    saml,
+    { endOtherSessions: options.endOtherSessions === true, save: options.store },
+    deps.secrets(options),
+  );
 
   // Like `tokencli token`, the result on stdout is the access token (or the JSON document).
   if (options.json) printTokenJson(deps, record, settings.profile, 'saml2-bearer', options.showTokens);
   else deps.io.stdout.write(`${record.access_token}\n`);
   const who = record.email ? ` as ${record.email}` : '';
-  const where = keep ? `stored in profile ${settings.profile}` : 'not stored';
+  const where = stored ? `stored in profile ${settings.profile}` : 'not stored';
   note(deps, `Signed in${who} with SSO (${where}). ${expirySummary(record)}`);
 }

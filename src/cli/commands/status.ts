@@ -4,11 +4,12 @@
  * `--check` it asks the service's tokeninfo about each selected profile's token (issue 9) and the
  * exit code says whether all of them are usable.
  */
-import { ExitCode, TokencliError } from '../../errors.js';
+import { type ErrorCode, TokencliError } from '../../errors.js';
 import type { TokenRecord } from '../../store/types.js';
 import { type Deps, noSuchProfile } from '../deps.js';
 import { describeExpiryFully } from '../format.js';
 import { profileStores } from '../profile-stores.js';
+import { profileSourceName } from '../setting-names.js';
 
 type Check = 'valid' | 'refused' | 'unreachable' | 'not_logged_in' | 'store_unreachable';
 
@@ -35,11 +36,11 @@ export interface StatusOptions {
 }
 
 /** Which failure decides the exit code when several profiles fail differently. */
-const EXIT_OF: Record<Exclude<Check, 'valid'>, number> = {
-  refused: ExitCode.refused,
-  unreachable: ExitCode.unavailable,
-  not_logged_in: ExitCode.notLoggedIn,
-  store_unreachable: ExitCode.notLoggedIn,
+const CODE_OF: Record<Exclude<Check, 'valid'>, ErrorCode> = {
+  refused: 'service_refused',
+  unreachable: 'service_unavailable',
+  not_logged_in: 'not_logged_in',
+  store_unreachable: 'not_logged_in',
 };
 const PRIORITY: Array<Exclude<Check, 'valid'>> = [
   'refused',
@@ -58,9 +59,10 @@ async function checkToken(deps: Deps, status: ProfileStatus, record: TokenRecord
     status.check = 'not_logged_in';
     return;
   }
-  const [{ fetchTokenInfo }, { dropRefusedAccessToken, refusesAccessToken }] = await Promise.all([
+  const [{ fetchTokenInfo }, { refusesAccessToken }, { ProfileTokens }] = await Promise.all([
     import('../../oauth/tokeninfo.js'),
-    import('../stale-token.js'),
+    import('../../session/refused-token.js'),
+    import('../../session/profile-tokens.js'),
   ]);
   const client = {
     baseUrl: record.base_url,
@@ -79,14 +81,16 @@ async function checkToken(deps: Deps, status: ProfileStatus, record: TokenRecord
     }
   } catch (error) {
     if (!(error instanceof TokencliError)) throw error;
-    if (error.exitCode === ExitCode.refused) {
+    if (error.code === 'service_refused') {
       status.check = 'refused';
       status.check_detail = error.message;
       // Dropped from the cache only for the run's own profile: the lock and store are its.
-      if (refusesAccessToken(error) && status.profile === (await deps.settings()).profile) {
-        await dropRefusedAccessToken(deps, record);
+      const settings = await deps.settings();
+      if (refusesAccessToken(error) && status.profile === settings.profile) {
+        const service = { baseUrl: record.base_url, clientId: record.client_id };
+        await new ProfileTokens(deps.session(), settings, service, await deps.store()).drop(record);
       }
-    } else if (error.exitCode === ExitCode.unavailable || error.code === 'network') {
+    } else if (error.code === 'service_unavailable' || error.code === 'network') {
       status.check = 'unreachable';
       status.check_detail = error.message;
     } else {
@@ -98,7 +102,7 @@ async function checkToken(deps: Deps, status: ProfileStatus, record: TokenRecord
 export async function run(options: StatusOptions, deps: Deps): Promise<void> {
   const settings = await deps.settings();
   const storeFor = profileStores(deps);
-  const chosen = settings.profileSource === '--profile' || settings.profileSource === 'TOKENCLI_PROFILE';
+  const chosen = settings.profileSource === 'option' || settings.profileSource === 'environment';
   // The run's own store; one the profile recorded but cannot be reached is reported per profile.
   const runStore = await deps.store().catch(() => undefined);
   const names = new Set<string>();
@@ -160,7 +164,12 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     const storeLine = runStore ? `store: ${runStore.kind} (${runStore.location})` : undefined;
-    const text = renderStatus(profiles, settings.profile, settings.profileSource, deps.now());
+    const text = renderStatus(
+      profiles,
+      settings.profile,
+      profileSourceName(settings.profileSource),
+      deps.now(),
+    );
     deps.io.stdout.write(`${storeLine ? `${storeLine}\n` : ''}${text}\n`);
   }
 
@@ -169,7 +178,7 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     if (failed !== undefined) {
       const which = profiles.filter((p) => p.check !== 'valid').map((p) => `${p.profile}: ${p.check}`);
       throw new TokencliError(`not every profile is usable (${which.join(', ')})`, {
-        exitCode: EXIT_OF[failed] as (typeof ExitCode)[keyof typeof ExitCode],
+        code: CODE_OF[failed],
         reason: 'status_check_failed',
         hint: checkHint(failed),
       });

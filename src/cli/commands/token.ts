@@ -4,10 +4,10 @@
  * network, no prompt, and none of the protocol layer's modules are loaded.
  */
 import type { Deps } from '../deps.js';
-import { type GetTokenOptions, getToken } from '../get-token.js';
+import { obtainWithFlags, type TokenFlags } from '../token-flags.js';
 import { chooseTokenFormat, renderToken } from '../token-formats.js';
 
-export interface TokenOptions extends GetTokenOptions {
+export interface TokenOptions extends TokenFlags {
   json?: boolean;
   /** token | header | json | env (token-formats.ts). */
   format?: string;
@@ -18,7 +18,7 @@ export interface TokenOptions extends GetTokenOptions {
 export async function run(options: TokenOptions, deps: Deps): Promise<void> {
   // A contradiction in the flags is reported before any store or network is touched.
   const format = chooseTokenFormat(options);
-  const { record, source, settings } = await getToken(options, deps);
+  const { record, source, settings } = await obtainWithFlags(options, deps);
   deps.io.stdout.write(
     renderToken(format, record, settings.profile, source, deps.now(), options.showTokens === true),
   );

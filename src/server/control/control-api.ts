@@ -11,7 +11,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type JsonReply, NO_STORE, oauthError, sendJson } from '../http/reply.js';
+import { oauthError } from '../../protocol/error-bodies.js';
+import { type JsonReply, NO_STORE, sendJson } from '../http/reply.js';
 import { isAdvanceSeconds, MAX_ADVANCE_SECONDS } from './clock.js';
 import type { FaultSpec } from './faults.js';
 import type { RevokeRequest, ServiceControl } from './service-control.js';

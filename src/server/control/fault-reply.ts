@@ -3,7 +3,7 @@
  * proxy's HTML page, an empty body, the platform's own 017/018 bodies, RFC 6749 §5.2 JSON.
  */
 import { type ServerResponse, STATUS_CODES } from 'node:http';
-import { invalidCredentialsError, sessionConflictError } from '../http/reply.js';
+import { invalidCredentialsError, sessionConflictError } from '../../protocol/error-bodies.js';
 import type { FaultSpec } from './faults.js';
 
 /** A fault with nothing but a delay answers normally, only late. */

@@ -3,7 +3,7 @@
  * of the service's — a gateway's HTML 502, a 503 with `Retry-After`, the platform's 017/018 bodies,
  * an RFC 6749 error — or are answered late, for the failures a happy path never shows.
  */
-import { GRANT_NAMES } from '../config.js';
+import { GRANT_NAMES } from '../../protocol/grants.js';
 import {
   asObject,
   ControlInputError,

@@ -3,10 +3,11 @@
  * a good login answers 302 to the redirect URI with `code` and `state`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
 import { checkAuthorizeRequest } from '../authorize-request.js';
 import { readFormBody } from '../http/form-body.js';
 import { parseParams } from '../http/params.js';
-import { sanitizeEcho, sendJson } from '../http/reply.js';
+import { sendJson } from '../http/reply.js';
 import { sendErrorPage, sendLoginPage } from '../login-page.js';
 import { redirectWithCode, redirectWithError } from '../redirect-uri.js';
 import type { ServiceContext } from './context.js';

@@ -3,19 +3,14 @@
  * the application, and hands over to the grant's module.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GRANT_NAMES, type GrantName } from '../config.js';
+import { consumerKeyError, oauthError, echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
+import { GRANT_NAMES } from '../../protocol/grants.js';
+import type { GrantName } from '../config.js';
 import { GRANT_HANDLERS } from '../grants/index.js';
 import { clientCredentials } from '../http/client-auth.js';
 import { readFormBody } from '../http/form-body.js';
 import { parseFlag, parseParams } from '../http/params.js';
-import {
-  consumerKeyError,
-  type JsonReply,
-  NO_STORE,
-  oauthError,
-  sanitizeEcho,
-  sendJson,
-} from '../http/reply.js';
+import { type JsonReply, NO_STORE, sendJson } from '../http/reply.js';
 import type { ServiceContext } from './context.js';
 
 /** RFC 6749 §5.2: invalid_client is a 401 with a challenge for the scheme the client can use. */

@@ -3,15 +3,9 @@
  * presented as `Authorization: Bearer <token>` (RFC 6750 §2.1) by the client it was issued to.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { consumerKeyError, oauthError, echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
 import { parseParams } from '../http/params.js';
-import {
-  consumerKeyError,
-  type JsonReply,
-  NO_STORE,
-  oauthError,
-  sanitizeEcho,
-  sendJson,
-} from '../http/reply.js';
+import { type JsonReply, NO_STORE, sendJson } from '../http/reply.js';
 import type { ServiceContext } from './context.js';
 
 const BEARER = /^bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;

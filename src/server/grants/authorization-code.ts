@@ -1,6 +1,6 @@
 /** grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.5–4.6, SPEC.md §1 rule 3). */
-import { oauthError } from '../http/reply.js';
-import { isWellFormedVerifier, verifierMatches } from '../pkce.js';
+import { oauthError } from '../../protocol/error-bodies.js';
+import { isWellFormedVerifier, verifierMatches } from '../../protocol/pkce.js';
 import type { GrantHandler } from './grant.js';
 import { beginSession } from './session-rule.js';
 import { tokenResponse } from './token-response.js';

@@ -1,5 +1,5 @@
 /** grant_type=client_credentials: the platform's variant, with the user's email and password (SPEC.md §1). */
-import { invalidCredentialsError, oauthError } from '../http/reply.js';
+import { invalidCredentialsError, oauthError } from '../../protocol/error-bodies.js';
 import type { GrantHandler } from './grant.js';
 import { beginSession } from './session-rule.js';
 import { tokenResponse } from './token-response.js';

@@ -11,7 +11,7 @@
  * ending the first, whose refresh token is then revoked and refused here as invalid_grant).
  * `endOtherSessions=True` ends every other session of the user and keeps this one.
  */
-import { oauthError } from '../http/reply.js';
+import { oauthError } from '../../protocol/error-bodies.js';
 import type { GrantHandler } from './grant.js';
 import { tokenResponse } from './token-response.js';
 

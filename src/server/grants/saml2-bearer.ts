@@ -7,10 +7,11 @@
  * service starts: most runs of `tokencli serve` never see one.
  */
 import { hash } from 'node:crypto';
+import { oauthError } from '../../protocol/error-bodies.js';
 import { SamlVerificationError } from '../../saml/errors.js';
 import type { ReplayGuard } from '../../saml/replay-cache.js';
 import { MAX_BODY_BYTES } from '../http/form-body.js';
-import { type JsonReply, oauthError } from '../http/reply.js';
+import type { JsonReply } from '../http/reply.js';
 import type { GrantContext, GrantHandler } from './grant.js';
 import { beginSession } from './session-rule.js';
 import { tokenResponse } from './token-response.js';

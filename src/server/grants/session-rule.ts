@@ -3,7 +3,9 @@
  * session cannot start another unless the request says `endOtherSessions=True`, which ends the
  * user's other sessions — for every user, single-session or not.
  */
-import { type JsonReply, sessionConflictError } from '../http/reply.js';
+
+import { sessionConflictError } from '../../protocol/error-bodies.js';
+import type { JsonReply } from '../http/reply.js';
 import type { UserEntry } from '../registry.js';
 import type { TokenStore } from '../token-store.js';
 

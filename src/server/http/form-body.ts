@@ -3,7 +3,8 @@
  * (SPEC.md §1), with the 64 KiB limit of SPEC.md §3.
  */
 import type { IncomingMessage } from 'node:http';
-import { type JsonReply, oauthError } from './reply.js';
+import { oauthError } from '../../protocol/error-bodies.js';
+import type { JsonReply } from './reply.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

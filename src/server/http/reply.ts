@@ -34,12 +34,3 @@ export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: R
   if (reply.drainBody) endAfterDrainingBody(res, text);
   else res.end(text);
 }
-
-// The error bodies are part of the protocol the client recognises: one definition for both.
-export {
-  consumerKeyError,
-  echoValue as sanitizeEcho,
-  invalidCredentialsError,
-  oauthError,
-  sessionConflictError,
-} from '../../protocol/error-bodies.js';

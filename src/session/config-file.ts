@@ -23,7 +23,7 @@ export interface ConfigFile {
   active_profile?: string;
   /**
    * Profiles already told that the OS keychain could not be reached and their credentials are
-   * kept in the file instead: the warning is said once per profile (issue 9), not on every run.
+   * kept in the file instead: the warning is said once per profile, not on every run.
    */
   store_fallback_announced?: string[];
   profiles: Record<string, ProfileConfig>;

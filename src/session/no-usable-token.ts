@@ -1,13 +1,14 @@
 /**
- * Why `tokencli token` cannot give a token without a new login: each state has its own message,
- * `reason` and hint (issue 9 item 3), all exit 4 (SPEC.md §2.6: nothing usable stored). Loaded
- * only on that failure, never on the cached path.
+ * Why the token steps cannot give a token without a new login: each state has its own message,
+ * `reason` and `details` (the CLI words the hint, src/cli/error-hints.ts), all code
+ * `not_logged_in` (docs/contract.md §2.6: nothing usable stored). Loaded only on that failure,
+ * never on the cached path.
  */
-import { NotLoggedInError } from '../errors.js';
+import { NotLoggedInError, type TokencliError } from '../errors.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 import type { TokenRecord } from '../store/types.js';
-import type { ServiceCoordinates } from './deps.js';
-import { formatDuration } from './format.js';
+import { formatDuration } from '../text/duration.js';
+import type { ServiceCoordinates } from './settings.js';
 
 export interface StateInput {
   profile: string;
@@ -17,8 +18,6 @@ export interface StateInput {
   force: boolean;
   now: Date;
 }
-
-const LOGIN = 'run `tokencli login` (the browser login also yields a refresh token)';
 
 /** What differs between the stored record's service and this run's, in words. */
 function serviceDifference(stored: TokenRecord, service: ServiceCoordinates): string {
@@ -44,21 +43,37 @@ function serviceDifference(stored: TokenRecord, service: ServiceCoordinates): st
   return parts.join(' and ');
 }
 
+type NotUsable = Extract<
+  TokencliError['reason'],
+  | 'no_token'
+  | 'other_service'
+  | 'refresh_token_expired'
+  | 'access_token_expired'
+  | 'cannot_renew'
+  | 'min_ttl_unmet'
+>;
+
+function notUsable(
+  message: string,
+  reason: NotUsable,
+  details: Record<string, string | number | undefined>,
+): NotLoggedInError {
+  return new NotLoggedInError(message, undefined, reason, details);
+}
+
 export function noUsableToken(input: StateInput): NotLoggedInError {
   const { profile, stored, service, now } = input;
   const of = `profile "${profile}"`;
-  if (stored === undefined) {
-    return new NotLoggedInError(
-      `not logged in (${of})`,
-      'run `tokencli login`, or in CI set TOKENCLI_EMAIL and TOKENCLI_PASSWORD (with TOKENCLI_CLIENT_SECRET)',
-      'no_token',
-    );
-  }
+  if (stored === undefined) return notUsable(`not logged in (${of})`, 'no_token', { profile });
   if (stored.base_url !== service.baseUrl || stored.client_id !== service.clientId) {
-    return new NotLoggedInError(
+    return notUsable(
       `the token stored in ${of} is for ${serviceDifference(stored, service)}`,
-      `pass --base-url ${stored.base_url} --client-id ${stored.client_id} to use it, or run \`tokencli login\` for this service`,
       'other_service',
+      {
+        profile,
+        storedBaseUrl: stored.base_url,
+        storedClientId: stored.client_id,
+      },
     );
   }
   const refreshExpiry = stored.refresh_token_expires_at;
@@ -68,32 +83,30 @@ export function noUsableToken(input: StateInput): NotLoggedInError {
     Date.parse(refreshExpiry) <= now.getTime()
   ) {
     const ago = formatDuration((now.getTime() - Date.parse(refreshExpiry)) / 1000);
-    return new NotLoggedInError(
+    return notUsable(
       `the refresh token of ${of} expired ${ago} ago (at ${refreshExpiry})`,
-      'run `tokencli login` again',
       'refresh_token_expired',
+      { profile },
     );
   }
   const left = (Date.parse(stored.expires_at) - now.getTime()) / 1000;
   if (left <= 0) {
-    return new NotLoggedInError(
+    return notUsable(
       `the access token of ${of} expired ${formatDuration(-left)} ago and there is no refresh token to renew it`,
-      stored.grant === 'client_credentials'
-        ? 'run `tokencli token` again with the password (on a terminal it asks; in CI set TOKENCLI_PASSWORD), or run `tokencli login`'
-        : LOGIN,
       'access_token_expired',
+      { profile, grant: stored.grant },
     );
   }
   if (input.force) {
-    return new NotLoggedInError(
-      `--force: there is no refresh token or password to get a new token for ${of} (the stored one has ${formatDuration(left)} left)`,
-      `leave out --force to use it, or ${LOGIN}`,
+    return notUsable(
+      `force: there is no refresh token or password to get a new token for ${of} (the stored one has ${formatDuration(left)} left)`,
       'cannot_renew',
+      { profile, left: formatDuration(left) },
     );
   }
-  return new NotLoggedInError(
-    `the access token of ${of} has ${formatDuration(left)} left, less than --min-ttl ${input.minTtlSeconds}s, and there is no refresh token to renew it`,
-    `lower --min-ttl, or ${LOGIN}`,
+  return notUsable(
+    `the access token of ${of} has ${formatDuration(left)} left, less than minTtlSeconds ${input.minTtlSeconds}s, and there is no refresh token to renew it`,
     'min_ttl_unmet',
+    { profile, left: formatDuration(left), minTtlSeconds: input.minTtlSeconds },
   );
 }

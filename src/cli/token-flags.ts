@@ -1,16 +1,15 @@
 /**
- * The whole of `tokencli token` short of printing (SPEC.md §2.3), shared with `tokencli exec` so
- * both obtain a token the same way: the cache first (no network, no protocol modules loaded),
- * then refresh, then client credentials (obtain-token.ts).
+ * The flags `tokencli token` and `tokencli exec` share, and how both obtain a token with them:
+ * the session's token steps (src/session/token-steps.ts) with the CLI's secrets.
  */
 import { UsageError } from '../errors.js';
+import type { Settings } from '../session/settings.js';
+import { getToken, type Obtained } from '../session/token-steps.js';
 import type { Deps, ServiceCoordinates } from './deps.js';
-import { getTokenSteps, type Obtained } from './obtain-token.js';
 import { assertOneStdinReader } from './secrets.js';
-import type { Settings } from './settings.js';
 
 /** The flags `token` and `exec` share. */
-export interface GetTokenOptions {
+export interface TokenFlags {
   email?: string;
   passwordStdin?: boolean;
   clientSecretStdin?: boolean;
@@ -34,22 +33,25 @@ export interface GotToken extends Obtained {
   service: ServiceCoordinates;
 }
 
-export async function getToken(options: GetTokenOptions, deps: Deps): Promise<GotToken> {
+export async function obtainWithFlags(options: TokenFlags, deps: Deps): Promise<GotToken> {
   assertOneStdinReader([
     [options.passwordStdin, '--password-stdin'],
     [options.clientSecretStdin, '--client-secret-stdin'],
   ]);
   const minTtlSeconds = parseMinTtl(options.minTtl);
-  // The first call fixes the settings of this run (deps caches them): `--email` is one of them.
-  const settings = await deps.settings({ email: options.email });
-  const service = await deps.service();
-  const obtained = await getTokenSteps(deps, {
-    minTtlSeconds,
-    force: options.force === true,
-    save: options.store,
-    endOtherSessions: options.endOtherSessions === true,
-    passwordFromStdin: options.passwordStdin === true,
-    clientSecretFromStdin: options.clientSecretStdin === true,
-  });
+  // The first call fixes the session of this run: `--email` is one of its settings.
+  const session = deps.session({ email: options.email });
+  const settings = await session.settings();
+  const service = await session.service();
+  const obtained = await getToken(
+    session,
+    {
+      minTtlSeconds,
+      force: options.force === true,
+      save: options.store,
+      endOtherSessions: options.endOtherSessions === true,
+    },
+    deps.secrets(options),
+  );
   return { ...obtained, settings, service };
 }

@@ -1,0 +1,28 @@
+/**
+ * What a session has to say besides its result: warnings and progress as structured events (a
+ * code and its fields), worded by whoever shows them — the CLI on stderr (src/cli/session-events.ts),
+ * the library's caller through its `onEvent`.
+ */
+import type { ServiceOverride } from './settings.js';
+
+export type SessionEvent =
+  /** A line the credential store has to say (a damaged entry set aside), already worded. */
+  | { code: 'store_warning'; message: string }
+  /** The default store fell back to the file (said once per profile; recorded in the config). */
+  | { code: 'store_fallback'; profile: string; reason: string; filePath: string }
+  /** Options or variables name another service than the profile recorded: used for this session only. */
+  | { code: 'service_override'; profile: string; overrides: ServiceOverride[] }
+  /** A renewal gave a token whose whole life is shorter than the minimum TTL asked for. */
+  | { code: 'min_ttl_too_long'; minTtlSeconds: number; lifeSeconds: number }
+  /** The service refused the refresh token; client credentials are tried next. */
+  | { code: 'refresh_refused'; message: string }
+  /** The browser login's authorize URL, to show in every case (docs/contract.md §2.5). */
+  | { code: 'login_url'; url: string }
+  /** Progress of the browser login ("Waiting up to 300 s…"), already worded by src/login. */
+  | { code: 'login_progress'; message: string }
+  /** A warning of the browser login (a browser that did not open), already worded by src/login. */
+  | { code: 'login_warning'; message: string };
+
+export type SessionEventCode = SessionEvent['code'];
+
+export type EventSink = (event: SessionEvent) => void;

@@ -1,0 +1,79 @@
+/**
+ * The browser login (authorization code + PKCE S256, docs/contract.md §2.5; RFC 6749 §4.1,
+ * RFC 7636, RFC 8252): the client secret first (asked after the browser step, the 20-second code
+ * would expire), the flow of src/login, the code exchanged the moment it arrives, the record saved
+ * for the profile. Progress leaves as events; prompting and printing are the caller's.
+ */
+import type { Readable } from 'node:stream';
+import type { AuthorizationGrant } from '../login/login-flow.js';
+import { GrantType } from '../protocol/grants.js';
+import type { TokenRecord } from '../store/types.js';
+import { toRecord } from './record-from-tokens.js';
+import type { SecretSource } from './secret-source.js';
+import type { Session } from './session.js';
+
+export interface LoginOptions {
+  scope?: string | undefined;
+  endOtherSessions: boolean;
+  /** How long to wait for the browser. */
+  timeoutMs: number;
+  /** Whether to open a browser (the session's opener) or only announce the URL. */
+  openBrowser: boolean;
+  /** Where a pasted redirect URL may come from (a terminal); none when undefined. */
+  pasteInput?: Readable | undefined;
+}
+
+/** Throws the abort reason once the session was cancelled, so nothing is stored after it. */
+function stopIfCancelled(signal: AbortSignal): void {
+  if (signal.aborted) throw signal.reason;
+}
+
+export async function browserLogin(
+  session: Session,
+  options: LoginOptions,
+  secrets: SecretSource,
+): Promise<TokenRecord> {
+  const tokens = await session.tokens();
+  const client = await session.client(await session.clientSecret(secrets));
+  const [{ runLoginFlow }, { requestToken }] = await Promise.all([
+    import('../login/login-flow.js'),
+    import('../oauth/token-request.js'),
+  ]);
+
+  const exchange = async (grant: AuthorizationGrant) => {
+    // At once and exactly once: the code is valid for 20 s and a single use (docs/contract.md §1 rule 3).
+    const response = await requestToken(
+      client,
+      { grant_type: GrantType.authorizationCode, ...grant },
+      { endOtherSessions: options.endOtherSessions, signal: session.signal },
+    );
+    const record = toRecord(response, { ...tokens.service, grant: 'authorization_code', now: session.now() });
+    record.redirect_uri ??= grant.redirect_uri;
+    stopIfCancelled(session.signal);
+    // The profile lock keeps a concurrent token step's refresh from overwriting the new login.
+    await tokens.save(record);
+    const who = record.email ? ` as ${record.email}` : '';
+    return { result: record, summary: `You are logged in${who}.` };
+  };
+
+  const warn = (message: string) => session.emit({ code: 'login_warning', message });
+  return runLoginFlow(
+    {
+      baseUrl: tokens.service.baseUrl,
+      clientId: tokens.service.clientId,
+      redirectUri: tokens.settings.redirectUri,
+      scope: options.scope,
+      endOtherSessions: options.endOtherSessions,
+      timeoutMs: options.timeoutMs,
+    },
+    {
+      showUrl: (url) => session.emit({ code: 'login_url', url }),
+      info: (message) => session.emit({ code: 'login_progress', message }),
+      warn,
+      openBrowser: options.openBrowser ? (url) => session.openBrowser(url, warn) : undefined,
+      pasteInput: options.pasteInput,
+      signal: session.signal,
+    },
+    exchange,
+  );
+}
