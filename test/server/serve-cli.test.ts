@@ -145,6 +145,33 @@ describe('tokencli serve', () => {
     );
   });
 
+  test('a token_type the service does not offer is exit 2 naming the key', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'bad-token-type.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        apps: [
+          {
+            client_id: 'a',
+            client_secret: 'b',
+            app_name: 'c',
+            redirect_uris: ['http://127.0.0.1:9000/cb'],
+            token_type: 'MAC',
+          },
+        ],
+        users: [{ email: 'a@b.c', password: 'p' }],
+      }),
+    );
+    const r = await runCli(['serve', '--port', '0', '--config', config]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: ${config}: apps[0].token_type: must be one of "BearerToken", "Bearer", "bearer" (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)\n` +
+        'hint: fix the configuration file; its format is described in README.md (tokencli serve)\n',
+    );
+  });
+
   test('a missing configuration file is exit 2', async () => {
     const r = await runCli(['serve', '--port', '0', '--config', '/nonexistent/service.json']);
     expect(r.code).toBe(2);
