@@ -1,9 +1,10 @@
 // `npm run bench:serve`: throughput of `tokencli serve` (the CLI, writing its request log to a
 // file as `tokencli serve 2> serve.log` would) against a bare node:http server answering a fixed
-// JSON body, side by side in one run (goals: client-credentials >= 0.6, tokeninfo >= 0.85), then
+// JSON body, side by side in one run (goals: client-credentials >= 0.6, tokeninfo >= 0.85; also shown:
+// the ratio to node:http sending the service's own answer, byte for byte), then
 // the resident memory per live token after issuing 100k tokens in-process (goal: <= 1 KiB per token).
 //
-// One file, three roles: without an argument it orchestrates; `bare` runs the baseline server and
+// One file, four roles: without an argument it orchestrates; `bare` and `echo` run the baselines and
 // the CLI runs the service, each in a process of its own (so the load generator, autocannon, does
 // not share their event loop); `memory` issues the 100k tokens in a fresh process with
 // --expose-gc. Loopback only.
@@ -24,6 +25,7 @@ const GOALS = { 'client-credentials token': 0.6, tokeninfo: 0.85 };
 
 const role = process.argv[2];
 if (role === 'bare') await runBare();
+else if (role === 'echo') await runEcho();
 else if (role === 'memory') await runMemory();
 else await orchestrate();
 
@@ -62,6 +64,39 @@ async function runBare() {
   });
   server.listen(0, '127.0.0.1', () => process.send({ baseUrl: `http://127.0.0.1:${server.address().port}` }));
   process.on('disconnect', () => server.close());
+}
+
+/**
+ * The second baseline: a bare node:http server sending exactly the service's answer for the shape
+ * being measured (its status, headers and body, set by the orchestrator), so that both put the
+ * same bytes on the wire and the load generator, which shares the machine, parses the same
+ * answers. The ratio to it is the cost of the service's own work alone.
+ */
+async function runEcho() {
+  let answer = { status: 200, headers: {}, body: '' };
+  process.on('message', (message) => {
+    answer = message;
+    process.send({ ready: true });
+  });
+  const server = createServer((_req, res) => {
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  });
+  server.listen(0, '127.0.0.1', () => process.send({ baseUrl: `http://127.0.0.1:${server.address().port}` }));
+  process.on('disconnect', () => server.close());
+}
+
+/** The service's answer as the echo baseline repeats it: what the service sends, minus per-connection headers. */
+async function sampleAnswer(url, request) {
+  const response = await fetch(url, request);
+  const body = await response.text();
+  const headers = {};
+  for (const name of ['content-type', 'x-content-type-options', 'cache-control', 'pragma']) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  headers['content-length'] = Buffer.byteLength(body);
+  return { status: response.status, headers, body };
 }
 
 async function runMemory() {
@@ -115,7 +150,7 @@ function startChild(name, execArgv = []) {
  * is shared and its load moves, so the two are measured in alternating one-second slices
  * (SECONDS of each in total) rather than one after the other: both see the same conditions.
  */
-async function measurePair(autocannon, name, service, bare) {
+async function measureRound(autocannon, name, service, bare, echo) {
   const run = async (title, options, duration) => {
     const result = await autocannon({ ...options, duration, connections: CONNECTIONS });
     const bad = result.non2xx + result.errors + result.timeouts;
@@ -123,25 +158,33 @@ async function measurePair(autocannon, name, service, bare) {
       throw new Error(`${title}: ${bad} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`);
     return result.requests.total;
   };
-  // Warm-up, so both are measured with their code already optimised.
+  // Warm-up, so all are measured with their code already optimised.
   await run(`bare ${name}`, bare, 1);
+  await run(`echo ${name}`, echo, 1);
   await run(name, service, 1);
   let serviceTotal = 0;
   let bareTotal = 0;
+  let echoTotal = 0;
   for (let slice = 0; slice < SECONDS; slice++) {
     bareTotal += await run(`bare ${name}`, bare, 1);
     serviceTotal += await run(name, service, 1);
+    echoTotal += await run(`echo ${name}`, echo, 1);
   }
-  return { measured: serviceTotal / SECONDS, baseline: bareTotal / SECONDS };
+  return { measured: serviceTotal / SECONDS, baseline: bareTotal / SECONDS, echo: echoTotal / SECONDS };
 }
 
 async function orchestrate() {
   const { default: autocannon } = await import('autocannon');
   const logDir = mkdtempSync(join(tmpdir(), 'tokencli-bench-'));
   const logFile = join(logDir, 'serve.log');
-  const [service, bare] = await Promise.all([startCli(logFile), startChild('bare')]);
+  const [service, bare, echo] = await Promise.all([
+    startCli(logFile),
+    startChild('bare'),
+    startChild('echo'),
+  ]);
   const serviceUrl = service.baseUrl;
   const bareUrl = bare.message.baseUrl;
+  const echoUrl = echo.message.baseUrl;
   try {
     const tokenRequest = {
       method: 'POST',
@@ -165,24 +208,33 @@ async function orchestrate() {
       ['client-credentials token', tokenRequest, '/v2/oauth/token'],
       ['tokeninfo', infoRequest, infoPath],
     ]) {
-      const { measured, baseline } = await measurePair(
+      const answer = await sampleAnswer(`${serviceUrl}${path}`, request);
+      const ready = new Promise((resolve) => echo.child.once('message', resolve));
+      echo.child.send(answer);
+      await ready;
+      const {
+        measured,
+        baseline,
+        echo: echoed,
+      } = await measureRound(
         autocannon,
         name,
         { url: `${serviceUrl}${path}`, ...request },
         { url: `${bareUrl}${path}`, ...request },
+        { url: `${echoUrl}${path}`, ...request },
       );
       const ratio = measured / baseline;
       const goal = GOALS[name];
       console.log(
-        `  ${name.padEnd(26)} ${measured.toFixed(0).padStart(7)} req/s   bare node:http ${baseline
-          .toFixed(0)
-          .padStart(
-            7,
-          )} req/s   ratio ${ratio.toFixed(2)} (goal >= ${goal})${ratio < goal ? '  BELOW GOAL' : ''}`,
+        `  ${name.padEnd(26)} ${measured.toFixed(0).padStart(7)} req/s   bare node:http ${baseline.toFixed(0).padStart(7)} req/s   ratio ${ratio.toFixed(2)} (goal >= ${goal})${ratio < goal ? '  BELOW GOAL' : ''}`,
+      );
+      console.log(
+        `  ${''.padEnd(26)} ${''.padStart(7)}         same answer     ${echoed.toFixed(0).padStart(7)} req/s   ratio ${(measured / echoed).toFixed(2)} (node:http sending the service's own ${Buffer.byteLength(answer.body)}-byte answer and headers)`,
       );
     }
   } finally {
     bare.child.disconnect();
+    echo.child.disconnect();
     await new Promise((resolve) => {
       service.child.once('exit', resolve);
       service.child.kill('SIGTERM');
