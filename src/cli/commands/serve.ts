@@ -75,7 +75,7 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
   // Without --config: the demo configuration, with an SSO connection whose key is generated now.
   const config = options.config === undefined ? undefined : await loadServiceConfig(options.config);
   const { stdout, stderr } = ctx.io;
-  // The request log, written once per event-loop turn rather than once per request.
+  // The request log: a line after a quiet spell at once, lines that come fast a few at a time.
   const requestLog = lineBatch((text) => stderr.write(text));
 
   const service = await startTokenService(config, {
