@@ -13,6 +13,8 @@ import {
   type GrantName,
   type SamlConfig,
   type ServiceConfig,
+  TOKEN_TYPES,
+  type TokenType,
   type UserConfig,
 } from './config.js';
 import { ServiceConfigError } from './config-error.js';
@@ -163,7 +165,18 @@ const APP_KEYS = [
   'grants',
   'refresh_tokens',
   'saml',
+  'token_type',
 ] as const;
+
+function tokenType(value: unknown, path: string): TokenType {
+  if (typeof value !== 'string' || !(TOKEN_TYPES as readonly string[]).includes(value)) {
+    fail(
+      path,
+      `must be one of ${TOKEN_TYPES.map((t) => JSON.stringify(t)).join(', ')} (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)`,
+    );
+  }
+  return value as TokenType;
+}
 
 function app(value: unknown, path: string): AppConfig {
   const obj = object(value, path, APP_KEYS);
@@ -183,6 +196,7 @@ function app(value: unknown, path: string): AppConfig {
     fail(`${path}.refresh_tokens`, 'issuing refresh tokens needs "refresh_token" in grants');
   }
   if (obj.saml !== undefined) result.saml = saml(obj.saml, `${path}.saml`);
+  if (obj.token_type !== undefined) result.token_type = tokenType(obj.token_type, `${path}.token_type`);
   return result;
 }
 

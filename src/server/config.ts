@@ -32,7 +32,21 @@ export interface AppConfig {
   /** Whether the authorization-code flow also issues refresh tokens (SPEC.md §1 rule 2). */
   refresh_tokens: boolean;
   saml?: SamlConfig;
+  /**
+   * The `token_type` of this application's token and tokeninfo answers; default the platform's
+   * `"BearerToken"`. `"Bearer"` (RFC 6750 §4) lets strict OAuth clients, which refuse other
+   * types (RFC 6749 §7.1), be tested against the service.
+   */
+  token_type?: TokenType;
 }
+
+/** The token types an application may answer with: the platform's, and RFC 6750's. */
+export const TOKEN_TYPES = ['BearerToken', 'Bearer', 'bearer'] as const;
+
+export type TokenType = (typeof TOKEN_TYPES)[number];
+
+/** What the platform sends (SPEC.md §1), and the service unless an application says otherwise. */
+export const PLATFORM_TOKEN_TYPE: TokenType = 'BearerToken';
 
 /** A user who can log in. Passwords are plain text: this is a test service. */
 export interface UserConfig {

@@ -4,7 +4,15 @@
  */
 
 import { emailKey, lookupEmailKey } from '../text/email-identity.js';
-import type { AppConfig, GrantName, SamlConfig, ServiceConfig } from './config.js';
+import {
+  type AppConfig,
+  type GrantName,
+  PLATFORM_TOKEN_TYPE,
+  type SamlConfig,
+  type ServiceConfig,
+} from './config.js';
+import type { GrantHandler } from './grants/grant.js';
+import { GRANT_HANDLERS } from './grants/index.js';
 import { digest, matchesDigest } from './secrets.js';
 
 /** A registered application as the handlers use it. */
@@ -13,6 +21,10 @@ export interface AppEntry {
   readonly name: string;
   readonly redirectUris: readonly string[];
   readonly grants: ReadonlySet<GrantName>;
+  /** The handlers of the enabled grants by `grant_type`: one lookup per token request. */
+  readonly grantHandlers: ReadonlyMap<string, GrantHandler>;
+  /** `token_type` of its token and tokeninfo answers. */
+  readonly tokenType: string;
   /** Issue refresh tokens in the authorization-code flow (SPEC.md §1 rule 2). */
   readonly refreshTokens: boolean;
   readonly config: AppConfig;
@@ -47,6 +59,8 @@ export class Registry {
         name: app.app_name,
         redirectUris: app.redirect_uris,
         grants: new Set(app.grants),
+        grantHandlers: new Map(app.grants.map((name) => [name, GRANT_HANDLERS[name]])),
+        tokenType: app.token_type ?? PLATFORM_TOKEN_TYPE,
         refreshTokens: app.refresh_tokens,
         config: app,
         secretDigest: digest(app.client_secret),

@@ -252,7 +252,8 @@ export async function startTokenService(
     const answer = interceptor.active
       ? interceptor.handle(path, req, res, context, query, handler)
       : handler(req, res, context, query);
-    Promise.resolve(answer).catch((error: unknown) => internalError(res, error, log));
+    // Only the asynchronous handlers answer with a promise: no promise is made for the others.
+    if (answer instanceof Promise) answer.catch((error: unknown) => internalError(res, error, log));
   });
 
   server.on('clientError', answerClientError);

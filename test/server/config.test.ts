@@ -133,7 +133,7 @@ describe('validateServiceConfig', () => {
     [
       'unknown app key',
       () => withApp({ secret: 'x' }),
-      'apps[0].secret: unknown key; expected one of client_id, client_secret, app_name, redirect_uris, grants, refresh_tokens, saml',
+      'apps[0].secret: unknown key; expected one of client_id, client_secret, app_name, redirect_uris, grants, refresh_tokens, saml, token_type',
     ],
     ['client_id missing', () => withApp({ client_id: undefined }), 'apps[0].client_id: is required'],
     [
@@ -244,6 +244,21 @@ describe('validateServiceConfig', () => {
       'saml audience not a string',
       () => withApp({ saml: { issuer: 'i', certificate: PUBLIC_KEY, audience: ['a'] } }),
       'apps[0].saml.audience: must be a non-empty string',
+    ],
+    [
+      'token_type not a known type',
+      () => withApp({ token_type: 'MAC' }),
+      'apps[0].token_type: must be one of "BearerToken", "Bearer", "bearer" (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)',
+    ],
+    [
+      'token_type in another case',
+      () => withApp({ token_type: 'BEARER' }),
+      'apps[0].token_type: must be one of "BearerToken", "Bearer", "bearer" (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)',
+    ],
+    [
+      'token_type not a string',
+      () => withApp({ token_type: true }),
+      'apps[0].token_type: must be one of "BearerToken", "Bearer", "bearer" (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)',
     ],
     [
       'duplicate client_id',

@@ -40,6 +40,36 @@ describe('tokencli serve', () => {
     }
   });
 
+  test('the request log is written in batches yet complete and in order, up to the last request at SIGTERM', async () => {
+    const serve = await startServe();
+    const closed = once(serve.process, 'close'); // after the last of stderr is read
+    let stopped = false;
+    try {
+      const paths = Array.from({ length: 30 }, (_, i) => `/probe-${i}`);
+      for (const path of paths) expect((await rawRequest(serve.baseUrl, path)).status).toBe(404);
+      const together = Array.from({ length: 30 }, (_, i) => `/together-${i}`);
+      await Promise.all(together.map((path) => rawRequest(serve.baseUrl, path)));
+      expect((await rawRequest(serve.baseUrl, '/last')).status).toBe(404);
+      // At once: the last line may still be queued, and must not be lost.
+      serve.process.removeAllListeners('exit');
+      serve.process.kill('SIGTERM');
+      stopped = true;
+      const [code] = await closed;
+      expect(code).toBe(0);
+      const logged = serve
+        .logs()
+        .split('\n')
+        .filter((line) => / 404 [\d.]+ms$/.test(line))
+        .map((line) => line.split(' ')[1]);
+      expect(logged.filter((path) => path?.startsWith('/probe-'))).toEqual(paths);
+      expect(logged.filter((path) => path?.startsWith('/together-')).sort()).toEqual([...together].sort());
+      expect(logged.at(-1)).toBe('/last');
+      expect(logged).toHaveLength(61);
+    } finally {
+      if (!stopped) await serve.stop();
+    }
+  });
+
   test('stdout carries only the base_url line', async () => {
     const serve = await startServe();
     let stdout = '';
@@ -111,6 +141,33 @@ describe('tokencli serve', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `error: ${config}: apps[0].redirect_uris[0]: must be an absolute URI\n` +
+        'hint: fix the configuration file; its format is described in README.md (tokencli serve)\n',
+    );
+  });
+
+  test('a token_type the service does not offer is exit 2 naming the key', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'bad-token-type.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        apps: [
+          {
+            client_id: 'a',
+            client_secret: 'b',
+            app_name: 'c',
+            redirect_uris: ['http://127.0.0.1:9000/cb'],
+            token_type: 'MAC',
+          },
+        ],
+        users: [{ email: 'a@b.c', password: 'p' }],
+      }),
+    );
+    const r = await runCli(['serve', '--port', '0', '--config', config]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error: ${config}: apps[0].token_type: must be one of "BearerToken", "Bearer", "bearer" (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)\n` +
         'hint: fix the configuration file; its format is described in README.md (tokencli serve)\n',
     );
   });

@@ -68,19 +68,26 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
   const port = parsePort(options.port);
   const token = await controlToken(options, ctx);
   // Loaded here, not at the top: the service is only paid for by the command that runs it.
-  const { loadServiceConfig, startTokenService, writeDemoSigningKey } = await import('../../server/index.js');
+  const [{ loadServiceConfig, startTokenService, writeDemoSigningKey }, { lineBatch }] = await Promise.all([
+    import('../../server/index.js'),
+    import('../../server/http/line-batch.js'),
+  ]);
   // Without --config: the demo configuration, with an SSO connection whose key is generated now.
   const config = options.config === undefined ? undefined : await loadServiceConfig(options.config);
   const { stdout, stderr } = ctx.io;
+  // The request log: a line after a quiet spell at once, lines that come fast a few at a time.
+  const requestLog = lineBatch((text) => stderr.write(text));
 
   const service = await startTokenService(config, {
     host: options.host,
     port,
     allowHosts: options.allowHost ?? [],
-    log: (line) => stderr.write(`${line}\n`),
+    log: requestLog.log,
     control: options.control === true,
     ...(token === undefined ? {} : { controlToken: token }),
   });
+  // process.exit() (a closed stderr pipe, see io.ts) skips the finally below: no line is lost.
+  process.once('exit', requestLog.flush);
 
   let stop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
@@ -132,6 +139,7 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
       keyFile = await writeDemoSigningKey(sso.samlPrivateKeyPem);
       // process.exit() skips the finally below (a closed stderr pipe exits at once, see io.ts).
       process.once('exit', removeKeyNow);
+      requestLog.flush(); // requests answered before this line are logged before it
       stderr.write(
         demoSsoText({
           cli,
@@ -150,6 +158,8 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     process.off('SIGHUP', stop);
     ctx.signal.removeEventListener('abort', stop);
     await service.close();
+    requestLog.flush();
+    process.off('exit', requestLog.flush);
     process.off('exit', removeKeyNow);
     await keyFile?.remove();
   }

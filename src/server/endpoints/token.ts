@@ -5,8 +5,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumerKeyError, oauthError, echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
 import { GRANT_NAMES } from '../../protocol/grants.js';
-import type { GrantName } from '../config.js';
-import { GRANT_HANDLERS } from '../grants/index.js';
 import { clientCredentials } from '../http/client-auth.js';
 import { readFormBody } from '../http/form-body.js';
 import { parseFlag, parseParams } from '../http/params.js';
@@ -66,16 +64,16 @@ export function answerToken(
 
   const grantType = params.get('grant_type');
   if (grantType === undefined) return oauthError(400, 'invalid_request', 'grant_type is required');
-  if (!(GRANT_NAMES as readonly string[]).includes(grantType)) {
-    return oauthError(400, 'unsupported_grant_type', `unknown grant_type ${sanitizeEcho(grantType, 100)}`);
-  }
-  const grant = grantType as GrantName;
-  if (!app.grants.has(grant)) {
-    return oauthError(400, 'unauthorized_client', `this application is not enabled for grant_type ${grant}`);
+  const handler = app.grantHandlers.get(grantType);
+  if (handler === undefined) {
+    // The refusals only: a known grant the application lacks, or one the service does not know.
+    return (GRANT_NAMES as readonly string[]).includes(grantType)
+      ? oauthError(400, 'unauthorized_client', `this application is not enabled for grant_type ${grantType}`)
+      : oauthError(400, 'unsupported_grant_type', `unknown grant_type ${sanitizeEcho(grantType, 100)}`);
   }
   const endOtherSessions = parseFlag(params.get('endOtherSessions'));
   if (endOtherSessions === undefined) {
     return oauthError(400, 'invalid_request', 'endOtherSessions must be True or False');
   }
-  return GRANT_HANDLERS[grant]({ app, params, endOtherSessions }, context);
+  return handler({ app, params, endOtherSessions }, context);
 }

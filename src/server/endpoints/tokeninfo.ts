@@ -83,7 +83,7 @@ export function answerTokenInfo(req: IncomingMessage, query: string, context: Se
   // Every field of SPEC.md §1 rule 9, the redirect URI spelled as the sample payload spells it.
   const body: Record<string, string | number> = {
     access_token: token,
-    token_type: 'BearerToken',
+    token_type: app.tokenType,
     expires_in: store.secondsLeft(record.expiresAt),
     status: 'approved',
     scope: context.scope,

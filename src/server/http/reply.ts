@@ -17,20 +17,39 @@ export interface JsonReply {
 /** Headers of every token and tokeninfo answer (RFC 6749 §5.1): tokens are never cached. */
 export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
 
+/** Every JSON answer: never sniffed as anything else. */
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'x-content-type-options': 'nosniff',
+};
+
 /**
- * Writes a JSON answer, never sniffed as anything else. Headers are set in one object literal
- * (no spreads): this runs for every request, and its cost shows in the throughput benchmark.
+ * The fixed headers as `writeHead` takes them (name, value, name, value, …), the length left to
+ * fill in: built once, not per answer, since this runs for every request and its cost shows in
+ * the throughput benchmark.
  */
+const PLAIN_HEAD = headerList(JSON_HEADERS);
+const NO_STORE_HEAD = headerList({ ...JSON_HEADERS, ...NO_STORE });
+
+function headerList(fixed: Record<string, string>): (string | number)[] {
+  return [...Object.entries(fixed).flat(), 'content-length', 0];
+}
+
+/** Writes a JSON answer: the fixed headers, then `extraHeaders`, then the reply's own (which win). */
 export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: Record<string, string>): void {
   const text = JSON.stringify(reply.body);
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/json; charset=utf-8',
-    'x-content-type-options': 'nosniff',
-    'content-length': Buffer.byteLength(text),
-  };
-  if (extraHeaders) Object.assign(headers, extraHeaders);
-  if (reply.headers) Object.assign(headers, reply.headers);
-  res.writeHead(reply.status, headers);
+  const length = Buffer.byteLength(text);
+  if (reply.headers === undefined && (extraHeaders === undefined || extraHeaders === NO_STORE)) {
+    const head = extraHeaders === undefined ? PLAIN_HEAD : NO_STORE_HEAD;
+    // Safe to reuse: writeHead has serialised the list before it returns.
+    head[head.length - 1] = length;
+    res.writeHead(reply.status, head);
+  } else {
+    const headers: Record<string, string | number> = { ...JSON_HEADERS, 'content-length': length };
+    if (extraHeaders) Object.assign(headers, extraHeaders);
+    if (reply.headers) Object.assign(headers, reply.headers);
+    res.writeHead(reply.status, headers);
+  }
   if (reply.drainBody) endAfterDrainingBody(res, text);
   else res.end(text);
 }

@@ -26,7 +26,8 @@ export function logRequest(
   log: (line: string) => void,
 ): void {
   const started = performance.now();
-  res.once('close', () => {
+  // 'close' comes once per response, so a plain listener does (no once-wrapper per request).
+  res.on('close', () => {
     const ms = (performance.now() - started).toFixed(1);
     const outcome = res.writableFinished ? String(res.statusCode) : `${res.statusCode} (client went away)`;
     log(`${req.method ?? '?'} ${path} ${outcome} ${ms}ms`);
