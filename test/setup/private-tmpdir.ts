@@ -4,13 +4,13 @@
  * (os.tmpdir() reads it on every call), so a leaked directory, socket or packed install lands
  * here rather than among the files of other programs on the machine, and is named in the failure.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { unregisteredTempDir } from '../fs/temp-dirs.js';
 
 export default function setup(): () => void {
   const systemTemp = tmpdir();
-  const runTemp = mkdtempSync(join(systemTemp, 'tokencli-test-run-'));
+  const runTemp = unregisteredTempDir(systemTemp, 'tokencli-test-run-');
   process.env.TMPDIR = runTemp;
   return () => {
     const left = readdirSync(runTemp);
