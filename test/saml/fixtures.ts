@@ -3,16 +3,14 @@
  * from the openssl CLI (tests needing one skip with a reason where it is absent), and a raw
  * xml-crypto signer for the signatures our own signer refuses to make (rsa-sha1, odd transforms).
  */
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { SignedXml } from 'xml-crypto';
 import { buildAssertion } from '../../src/saml/build-assertion.js';
 import { ALG, NS } from '../../src/saml/constants.js';
 import { ReplayCache } from '../../src/saml/replay-cache.js';
 import type { VerifySamlBearerOptions } from '../../src/saml/verify.js';
+import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
 
 export interface KeyPair {
   privateKeyPem: string;
@@ -32,36 +30,12 @@ export interface CertifiedKey {
   certificatePem: string;
 }
 
-/** Why certificate tests skip, or undefined when the openssl CLI works. */
-export const opensslMissing: string | undefined = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'pipe' });
-    return undefined;
-  } catch {
-    return 'the openssl command is not installed';
-  }
-})();
+export { opensslMissing };
 
 /** A self-signed certificate and its key, made by `openssl req -x509` in a temporary directory. */
 export function opensslCertificate(cn = 'idp'): CertifiedKey {
-  const dir = mkdtempSync(join(tmpdir(), 'tokencli-saml-'));
-  try {
-    const keyFile = join(dir, 'key.pem');
-    const certFile = join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${cn}`, '-days', '2'].concat([
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ]),
-      { stdio: 'pipe' },
-    );
-    return { privateKeyPem: readFileSync(keyFile, 'utf8'), certificatePem: readFileSync(certFile, 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { keyFile, certFile } = selfSignedCertificate(`/CN=${cn}`);
+  return { privateKeyPem: readFileSync(keyFile, 'utf8'), certificatePem: readFileSync(certFile, 'utf8') };
 }
 
 export const ISSUER = 'https://idp.example';
