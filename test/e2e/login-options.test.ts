@@ -3,16 +3,11 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { ANY_PORT, demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
 
