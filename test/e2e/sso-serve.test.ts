@@ -13,6 +13,7 @@ import {
   BIN,
   type CliResult,
   cleanEnv,
+  collectOutput,
   runCli,
   type ServeHandle,
   startServe,
@@ -116,26 +117,11 @@ describe('tokencli sso against tokencli serve', () => {
 
 /** Runs a command line in /bin/sh exactly as printed, `tokencli` being the built CLI. */
 function runShellLine(line: string, env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', `tokencli() { "$TEST_NODE" "$TEST_BIN" "$@"; }\n${line}`], {
-      env: cleanEnv({ ...env, TEST_NODE: process.execPath, TEST_BIN: BIN }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
+  const child = spawn('/bin/sh', ['-c', `tokencli() { "$TEST_NODE" "$TEST_BIN" "$@"; }\n${line}`], {
+    env: cleanEnv({ ...env, TEST_NODE: process.execPath, TEST_BIN: BIN }),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collectOutput(child);
 }
 
 describe('the demo tokencli serve (no --config)', () => {
