@@ -1,6 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { DEMO, exchangeCode, obtainCode, pkcePair, postToken, startService, tokenInfo } from './helpers.js';
+import {
+  DEMO,
+  exchangeCode,
+  obtainCode,
+  pkcePair,
+  postToken,
+  startService,
+  tokenInfo,
+  withOtherClient,
+} from './helpers.js';
 
 const INVALID = { error: 'invalid_grant', error_description: 'the authorization code is invalid or expired' };
 
@@ -105,16 +114,7 @@ describe('authorization code exchange', () => {
   });
 
   test('another client cannot exchange the code', async () => {
-    const config = demoServiceConfig();
-    config.apps.push({
-      client_id: 'other-client',
-      client_secret: 'other-secret',
-      app_name: 'Other',
-      redirect_uris: [DEMO.redirectUri],
-      grants: ['authorization_code'],
-      refresh_tokens: false,
-    });
-    const service = await startService(config);
+    const service = await startService(withOtherClient());
     const { code } = await obtainCode(service.baseUrl);
     const r = await exchangeCode(service.baseUrl, code, {
       client_id: 'other-client',

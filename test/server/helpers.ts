@@ -21,6 +21,20 @@ export const DEMO = {
   password: 'demo-password',
 } as const;
 
+/** The demo configuration plus a second app, `other-client`, to check what one client cannot do with another's. */
+export function withOtherClient(refreshTokens = false): ServiceConfig {
+  const config = demoServiceConfig();
+  config.apps.push({
+    client_id: 'other-client',
+    client_secret: 'other-secret',
+    app_name: 'Other',
+    redirect_uris: [DEMO.redirectUri],
+    grants: refreshTokens ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
+    refresh_tokens: refreshTokens,
+  });
+  return config;
+}
+
 /** A clock the test advances by hand. */
 export class FakeClock {
   ms = 1_800_000_000_000;

@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { DEMO, exchangeCode, obtainCode, postToken, startService, tokenInfo } from './helpers.js';
+import {
+  DEMO,
+  exchangeCode,
+  obtainCode,
+  postToken,
+  startService,
+  tokenInfo,
+  withOtherClient,
+} from './helpers.js';
 
 function refresh(baseUrl: string, refreshToken: string, extra: Record<string, string> = {}) {
   return postToken(baseUrl, {
@@ -90,16 +98,7 @@ describe('refresh token grant', () => {
   });
 
   test("another client's refresh token is refused", async () => {
-    const config = demoServiceConfig();
-    config.apps.push({
-      client_id: 'other-client',
-      client_secret: 'other-secret',
-      app_name: 'Other',
-      redirect_uris: [DEMO.redirectUri],
-      grants: ['authorization_code', 'refresh_token'],
-      refresh_tokens: true,
-    });
-    const service = await startService(config);
+    const service = await startService(withOtherClient(true));
     const tokens = await login(service.baseUrl);
     const r = await refresh(service.baseUrl, tokens.refresh, {
       client_id: 'other-client',
