@@ -6,6 +6,7 @@ import {
   obtainCode,
   pkcePair,
   postToken,
+  refreshGrant,
   startService,
   tokenInfo,
   withOtherClient,
@@ -84,12 +85,7 @@ describe('authorization code exchange', () => {
       error_description: 'the authorization code was already used; the tokens issued for it are revoked',
     });
     expect((await tokenInfo(service.baseUrl, first.body.access_token as string)).status).toBe(401);
-    const refresh = await postToken(service.baseUrl, {
-      grant_type: 'refresh_token',
-      client_id: DEMO.clientId,
-      client_secret: DEMO.clientSecret,
-      refresh_token: first.body.refresh_token as string,
-    });
+    const refresh = await refreshGrant(service.baseUrl, first.body.refresh_token as string);
     expect(refresh.status).toBe(400);
   });
 

@@ -35,6 +35,15 @@ export function withOtherClient(refreshTokens = false): ServiceConfig {
   return config;
 }
 
+/** The platform's 403 body for credentials it refuses (subcode 017). */
+export const REFUSED_CREDENTIALS_BODY = {
+  error: {
+    code: 403,
+    message: 'Credential provided is invalid. or there was problem with your account.',
+    subcode: '017',
+  },
+} as const;
+
 /** A clock the test advances by hand. */
 export class FakeClock {
   ms = 1_800_000_000_000;
@@ -93,6 +102,21 @@ export async function postToken(
     body: new URLSearchParams(params).toString(),
   });
   return json(response);
+}
+
+/** The refresh-token grant with the demo app's credentials; `extra` adds or overrides fields. */
+export function refreshGrant(
+  baseUrl: string,
+  refreshToken: string,
+  extra: Record<string, string> = {},
+): Promise<JsonResponse> {
+  return postToken(baseUrl, {
+    grant_type: 'refresh_token',
+    client_id: DEMO.clientId,
+    client_secret: DEMO.clientSecret,
+    refresh_token: refreshToken,
+    ...extra,
+  });
 }
 
 /** The client-credentials grant with the demo app and user, fields overridable. */

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { clientCredentials, DEMO, postToken, rawRequest, startService } from './helpers.js';
+import {
+  clientCredentials,
+  DEMO,
+  postToken,
+  REFUSED_CREDENTIALS_BODY,
+  rawRequest,
+  startService,
+} from './helpers.js';
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
@@ -50,13 +57,7 @@ describe('client credentials grant', () => {
     const service = await startService();
     const r = await clientCredentials(service.baseUrl, overrides);
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({
-      error: {
-        code: 403,
-        message: 'Credential provided is invalid. or there was problem with your account.',
-        subcode: '017',
-      },
-    });
+    expect(r.body).toEqual(REFUSED_CREDENTIALS_BODY);
   });
 
   test('missing email or password is invalid_request', async () => {
