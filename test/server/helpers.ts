@@ -3,7 +3,6 @@
  * wraps the HTTP calls the tests make. Everything goes over real HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { afterEach } from 'vitest';
 import {
   demoServiceConfig,
@@ -12,6 +11,7 @@ import {
   type TokenServiceHandle,
   type TokenServiceOptions,
 } from '../../src/server/index.js';
+import { type RawResponse, rawHttp } from '../helpers/raw-http.js';
 
 export const DEMO = {
   clientId: 'demo-client',
@@ -204,11 +204,7 @@ export function exchangeCode(
   });
 }
 
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+export type { RawResponse };
 
 /**
  * A request through node:http, for what fetch will not send: a chosen Host header, an odd
@@ -225,25 +221,14 @@ export function rawRequest(
   } = {},
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port,
-        path,
-        method: options.method ?? 'GET',
-        headers: options.headers,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          body += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  return rawHttp(
+    {
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port,
+      path,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+    },
+    { body: options.body },
+  );
 }
