@@ -5,11 +5,13 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { SignedXml } from 'xml-crypto';
 import { buildAssertion } from '../../src/saml/build-assertion.js';
 import { ALG, NS } from '../../src/saml/constants.js';
+import { SamlVerificationError } from '../../src/saml/errors.js';
 import { ReplayCache } from '../../src/saml/replay-cache.js';
-import type { VerifySamlBearerOptions } from '../../src/saml/verify.js';
+import { type VerifySamlBearerOptions, verifySamlBearer } from '../../src/saml/verify.js';
 import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
 
 export interface KeyPair {
@@ -133,4 +135,15 @@ export function signatureOf(xml: string): string {
   const match = xml.match(/<ds:Signature [\s\S]*?<\/ds:Signature>/);
   if (!match) throw new Error('test setup: no signature');
   return match[0];
+}
+
+/** Why verifySamlBearer refuses `value` (its SamlVerificationError's message); throws if it accepts. */
+export function refusalMessage(value: string, options: VerifySamlBearerOptions): string {
+  try {
+    verifySamlBearer(value, options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SamlVerificationError);
+    return (error as Error).message;
+  }
+  throw new Error('the assertion was accepted');
 }

@@ -4,9 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALG, NS } from '../../src/saml/constants.js';
-import { SamlVerificationError } from '../../src/saml/errors.js';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
-import { verifySamlBearer } from '../../src/saml/verify.js';
 import {
   assertionXml,
   b64,
@@ -15,6 +13,7 @@ import {
   opensslCertificate,
   opensslMissing,
   rawSign,
+  refusalMessage,
   responseXml,
   rsaKeyPair,
   signatureOf,
@@ -31,13 +30,7 @@ const ADMIN = 'admin@example.com';
 const knownUsers = { isKnownUser: (email: string) => email === USER || email === ADMIN };
 
 function refusal(value: string, overrides: Parameters<typeof verifyOptions>[1] = {}): string {
-  try {
-    verifySamlBearer(value, verifyOptions(idp.publicKeyPem, { ...knownUsers, ...overrides }));
-  } catch (error) {
-    expect(error).toBeInstanceOf(SamlVerificationError);
-    return (error as Error).message;
-  }
-  throw new Error('the assertion was accepted');
+  return refusalMessage(value, verifyOptions(idp.publicKeyPem, { ...knownUsers, ...overrides }));
 }
 
 function signedAssertion(id = '_signed'): string {
