@@ -19,7 +19,7 @@ import {
   startServe,
   tempDir,
 } from '../helpers/cli.js';
-import { assertionXml, ISSUER, rsaKeyPair, USER } from '../saml/fixtures.js';
+import { assertionXml, ISSUER, rsaKeyPair, USER } from '../helpers/saml.js';
 
 const CLIENT = { id: 'sso-app', secret: 'sso-app-secret' };
 

@@ -19,7 +19,7 @@ import {
   responseXml,
   rsaKeyPair,
   USER,
-} from '../saml/fixtures.js';
+} from '../helpers/saml.js';
 import { type SamlTokenEndpoint, startSamlTokenEndpoint } from '../saml/saml-token-endpoint.js';
 
 const CLIENT = { id: 'sso-client', secret: 'sso-secret' };

@@ -12,7 +12,7 @@ import {
   opensslMissing,
   responseXml,
   rsaKeyPair,
-} from './fixtures.js';
+} from '../helpers/saml.js';
 
 let idp: KeyPair;
 beforeAll(() => {

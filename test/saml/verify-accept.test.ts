@@ -14,7 +14,7 @@ import {
   rsaKeyPair,
   USER,
   verifyOptions,
-} from './fixtures.js';
+} from '../helpers/saml.js';
 
 let idp: KeyPair;
 beforeAll(() => {

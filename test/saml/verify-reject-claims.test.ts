@@ -18,7 +18,7 @@ import {
   rsaKeyPair,
   USER,
   verifyOptions,
-} from './fixtures.js';
+} from '../helpers/saml.js';
 
 let idp: KeyPair;
 beforeAll(() => {

@@ -20,7 +20,7 @@ import {
   rsaKeyPair,
   USER,
   verifyOptions,
-} from './fixtures.js';
+} from '../helpers/saml.js';
 
 let idp: KeyPair;
 let signed: string;

@@ -19,7 +19,7 @@ import {
   signatureOf,
   USER,
   verifyOptions,
-} from './fixtures.js';
+} from '../helpers/saml.js';
 
 let idp: KeyPair;
 beforeAll(() => {

@@ -12,7 +12,7 @@ import { ALG, NS } from '../../src/saml/constants.js';
 import { SamlVerificationError } from '../../src/saml/errors.js';
 import { ReplayCache } from '../../src/saml/replay-cache.js';
 import { type VerifySamlBearerOptions, verifySamlBearer } from '../../src/saml/verify.js';
-import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
+import { opensslMissing, selfSignedCertificate } from './openssl.js';
 
 export interface KeyPair {
   privateKeyPem: string;
