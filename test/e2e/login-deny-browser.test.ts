@@ -3,11 +3,11 @@
  * 11 item 2): Deny ends `tokencli login` with exit 6 and nothing stored; `jörg@example.com` is
  * accepted by the form (a `type="email"` field made Chromium refuse it) and signs in.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { type ServeHandle, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
 import { demoLoginEnv, expectNothingStored, startLogin } from '../login/cli-login.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -29,10 +29,8 @@ beforeAll(async () => {
   if (!hasChromium) return;
   const configDir = tempDir();
   dirs.push(configDir);
-  const config = join(configDir, 'service.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+  const config = serviceConfigFile(
+    {
       apps: [
         {
           client_id: 'demo-client',
@@ -44,7 +42,8 @@ beforeAll(async () => {
         },
       ],
       users: [{ email: 'jörg@example.com', password: 'pw-jörg' }],
-    }),
+    },
+    { dir: configDir },
   );
   serve = await startServe(['--config', config]);
   const { chromium } = await import('playwright-core');

@@ -16,6 +16,7 @@ import {
   collectOutput,
   runCli,
   type ServeHandle,
+  serviceConfigFile,
   startServe,
   tempDir,
 } from '../helpers/cli.js';
@@ -32,10 +33,8 @@ beforeAll(async () => {
   dir = tempDir('tokencli-sso-serve-');
   keyFile = join(dir, 'idp-key.pem');
   writeFileSync(keyFile, idp.privateKeyPem, { mode: 0o600 });
-  const config = join(dir, 'service.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+  const config = serviceConfigFile(
+    {
       apps: [
         {
           client_id: CLIENT.id,
@@ -47,7 +46,8 @@ beforeAll(async () => {
         },
       ],
       users: [{ email: USER, password: 'unused-password' }],
-    }),
+    },
+    { dir: dir },
   );
   serve = await startServe(['--config', config]);
 });

@@ -4,7 +4,8 @@
  * of the developer's TOKENCLI_* variables and proxies.
  */
 import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { tempDir as registeredTempDir } from '../fs/temp-dirs.js';
@@ -31,6 +32,16 @@ export interface RunOptions {
 /** A temporary directory, removed after the test file (test/setup/remove-temp-dirs.ts). */
 export function tempDir(prefix = 'tokencli-test-'): string {
   return registeredTempDir(prefix);
+}
+
+/** Writes `config` as JSON to `dir/name` (a `tokencli serve --config` file) and returns its path. */
+export function serviceConfigFile(
+  config: unknown,
+  { dir = tempDir(), name = 'service.json' }: { dir?: string; name?: string } = {},
+): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(config));
+  return path;
 }
 
 /** The environment a test CLI runs with: no inherited TOKENCLI_*, proxies, or colours. */
