@@ -4,22 +4,22 @@
  * `tokencli token` prints the stored token without a request and `tokencli refresh` works.
  * Screenshots of the login and success pages go to test-artifacts/ for a person to look at.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  hasChromium,
+  launchChromium,
+  requireChromiumInCi,
+} from '../helpers/chromium.js';
 import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
 import { startLogin } from '../login/cli-login.js';
 import { DEMO, tokenRequests } from './env.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) {
-  throw new Error(
-    `${CHROMIUM} is missing, and CI must run the browser login test (install Debian's chromium)`,
-  );
-}
+requireChromiumInCi('the browser login test');
 
 let serve: ServeHandle;
 let browser: Browser | undefined;
@@ -27,22 +27,18 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   if (!hasChromium) return;
   serve = await startServe();
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Loopback only: no proxy from the environment in between.
-      '--no-proxy-server',
-    ],
-  });
+  browser = await launchChromium([
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    // Loopback only: no proxy from the environment in between.
+    '--no-proxy-server',
+  ]);
 }, 60_000);
 
 afterAll(async () => {

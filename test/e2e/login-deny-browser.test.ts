@@ -3,23 +3,22 @@
  * 11 item 2): Deny ends `tokencli login` with exit 6 and nothing stored; `jörg@example.com` is
  * accepted by the form (a `type="email"` field made Chromium refuse it) and signs in.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  ARTIFACTS,
+  CHROMIUM,
+  hasChromium,
+  launchChromium,
+  requireChromiumInCi,
+} from '../helpers/chromium.js';
 import { type ServeHandle, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
-import { demoLoginEnv, expectNothingStored, startLogin } from '../login/cli-login.js';
+import { ANY_PORT, demoLoginEnv, expectNothingStored, startLogin } from '../login/cli-login.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) {
-  throw new Error(
-    `${CHROMIUM} is missing, and CI must run the browser login tests (install Debian's chromium)`,
-  );
-}
+requireChromiumInCi('the browser login tests');
 const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
-const ANY_PORT = ['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'];
 
 let serve: ServeHandle;
 let browser: Browser | undefined;
@@ -46,11 +45,13 @@ beforeAll(async () => {
     { dir: configDir },
   );
   serve = await startServe(['--config', config]);
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-proxy-server'],
-  });
+  browser = await launchChromium([
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--no-proxy-server',
+  ]);
 }, 60_000);
 
 afterAll(async () => {

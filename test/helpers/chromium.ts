@@ -1,0 +1,23 @@
+/**
+ * Debian's Chromium for the real-browser login tests: where it is, whether the tests can run
+ * (CI must have it), and a headless launch through playwright-core. Screenshots go to ARTIFACTS.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
+export const hasChromium = existsSync(CHROMIUM);
+
+/** Outside CI a missing Chromium skips the tests; in CI it fails the file, naming `what`. */
+export function requireChromiumInCi(what: string): void {
+  if (!hasChromium && process.env.CI) {
+    throw new Error(`${CHROMIUM} is missing, and CI must run ${what} (install Debian's chromium)`);
+  }
+}
+
+export async function launchChromium(args: string[]): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args });
+}
