@@ -28,16 +28,10 @@ beforeAll(async () => {
   if (!hasChromium) return;
   serve = await startServe();
   browser = await launchChromium([
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
     '--disable-quic',
-    '--no-first-run',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
-    // Loopback only: no proxy from the environment in between.
-    '--no-proxy-server',
   ]);
 }, 60_000);
 

@@ -45,13 +45,7 @@ beforeAll(async () => {
     { dir: configDir },
   );
   serve = await startServe(['--config', config]);
-  browser = await launchChromium([
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--no-proxy-server',
-  ]);
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -17,7 +17,9 @@ export function requireChromiumInCi(what: string): void {
   }
 }
 
-export async function launchChromium(args: string[]): Promise<Browser> {
+/** Headless, and loopback only: no proxy from the environment in between; `moreArgs` added. */
+export async function launchChromium(moreArgs: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM, args });
+  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-proxy-server'];
+  return chromium.launch({ executablePath: CHROMIUM, args: [...args, ...moreArgs] });
 }
