@@ -20,6 +20,7 @@ import {
   startServe,
   tempDir,
 } from '../helpers/cli.js';
+import { clientEnv } from '../helpers/client-env.js';
 import { assertionXml, ISSUER, rsaKeyPair, USER } from '../helpers/saml.js';
 
 const CLIENT = { id: 'sso-app', secret: 'sso-app-secret' };
@@ -57,13 +58,7 @@ afterAll(async () => {
 });
 
 function env(configDir = tempDir()): Record<string, string> {
-  return {
-    TOKENCLI_BASE_URL: serve.baseUrl,
-    TOKENCLI_CLIENT_ID: CLIENT.id,
-    TOKENCLI_CLIENT_SECRET: CLIENT.secret,
-    TOKENCLI_STORE: 'file',
-    TOKENCLI_CONFIG_DIR: configDir,
-  };
+  return clientEnv(serve.baseUrl, CLIENT, configDir);
 }
 
 describe('tokencli sso against tokencli serve', () => {
