@@ -17,7 +17,7 @@ describe('a refused cached access token', () => {
     const configDir = tempDir('tokencli-stale-');
     const env = demoClientEnv(service.baseUrl, configDir);
     const revoked = 'revoked-access-token-0123456789abcdef';
-    await writeStoredTokens(configDir, {
+    writeStoredTokens(configDir, {
       base_url: service.baseUrl,
       client_id: DEMO.clientId,
       access_token: revoked,
@@ -30,7 +30,7 @@ describe('a refused cached access token', () => {
     expect((await getToken({ env, ...credentials })).accessToken).toBe(revoked);
 
     await expect(getTokenInfo({ env })).rejects.toBeInstanceOf(ServiceError);
-    const stored = await readStoredCredentials(configDir);
+    const stored = readStoredCredentials(configDir);
     expect(Date.parse(String(stored.profiles.default?.tokens?.expires_at))).toBeLessThanOrEqual(Date.now());
 
     const renewed = await getToken({ env, ...credentials });

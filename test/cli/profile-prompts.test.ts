@@ -57,7 +57,7 @@ describe('prompts and the profile', () => {
     const first = await run([...flags, 'token', '--email', DEMO.email], env, [DEMO.clientSecret]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.prompts).toEqual(['Client secret: ']);
-    expect((await readStoredCredentials(configDir)).profiles.default?.client_secret).toBe(DEMO.clientSecret);
+    expect(readStoredCredentials(configDir).profiles.default?.client_secret).toBe(DEMO.clientSecret);
     const config = await readFile(join(configDir, 'config.json'), 'utf8');
     expect(config).not.toContain(DEMO.clientSecret);
 
@@ -84,7 +84,7 @@ describe('prompts and the profile', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.prompts).toEqual(['Client secret (one is stored; press Enter to keep it): ']);
     expect(again.stderr).toContain('Kept the client secret already stored');
-    expect((await readStoredCredentials(configDir)).profiles.default?.client_secret).toBe(DEMO.clientSecret);
+    expect(readStoredCredentials(configDir).profiles.default?.client_secret).toBe(DEMO.clientSecret);
   });
 
   it('token with a known email asks for the password on a terminal instead of failing', async () => {
@@ -92,7 +92,7 @@ describe('prompts and the profile', () => {
     const env = { TOKENCLI_CONFIG_DIR: configDir, TOKENCLI_CLIENT_SECRET: DEMO.clientSecret };
     const flags = ['--base-url', service.baseUrl, '--client-id', DEMO.clientId];
     const stale = new Date(Date.now() - 60_000).toISOString();
-    await writeStoredTokens(configDir, {
+    writeStoredTokens(configDir, {
       base_url: service.baseUrl,
       client_id: DEMO.clientId,
       access_token: 'expired-access-token-0123456789',
@@ -122,11 +122,11 @@ describe('prompts and the profile', () => {
     expect(kept.code).toBe(2);
     expect(kept.stderr).toContain('Remove profile "p": its settings, tokens and client secret? [y/N]');
     expect(kept.stderr).toContain('error: profile "p" was not removed');
-    expect((await readStoredCredentials(configDir)).profiles.p?.client_secret).toBe(DEMO.clientSecret);
+    expect(readStoredCredentials(configDir).profiles.p?.client_secret).toBe(DEMO.clientSecret);
 
     const removed = await run(['profile', 'remove', 'p'], env, [], 'y\n');
     expect(removed.code, removed.stderr).toBe(0);
-    expect((await readStoredCredentials(configDir)).profiles.p).toBeUndefined();
+    expect(readStoredCredentials(configDir).profiles.p).toBeUndefined();
     const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8'));
     expect(config.profiles.p).toBeUndefined();
   });
