@@ -8,18 +8,10 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  ARTIFACTS,
-  CHROMIUM,
-  hasChromium,
-  launchChromium,
-  requireChromiumInCi,
-} from '../helpers/chromium.js';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
-import { startLogin } from '../login/cli-login.js';
+import { ARTIFACTS, hasChromium, launchChromium, skippedWithoutChromium } from '../helpers/chromium.js';
+import { runCli, type ServeHandle, startServe } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, startLogin } from '../login/cli-login.js';
 import { DEMO, tokenRequests } from './env.js';
-
-requireChromiumInCi('the browser login test');
 
 let serve: ServeHandle;
 let browser: Browser | undefined;
@@ -41,17 +33,11 @@ afterAll(async () => {
 });
 
 test.skipIf(!hasChromium)(
-  `login in headless Chromium, then token from the store and refresh${hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`}`,
+  `login in headless Chromium, then token from the store and refresh${skippedWithoutChromium}`,
   async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    const env = {
-      TOKENCLI_BASE_URL: serve.baseUrl,
-      TOKENCLI_CLIENT_ID: DEMO.clientId,
-      TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-      TOKENCLI_STORE: 'file',
-      TOKENCLI_CONFIG_DIR: tempDir(),
-    };
-    const login = startLogin(['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'], env);
+    const env = demoLoginEnv(serve.baseUrl);
+    const login = startLogin(ANY_PORT, env);
     const authorizeUrl = await login.authorizeUrl;
 
     const page = await (browser as Browser).newPage();

@@ -7,18 +7,9 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import {
-  ARTIFACTS,
-  CHROMIUM,
-  hasChromium,
-  launchChromium,
-  requireChromiumInCi,
-} from '../helpers/chromium.js';
+import { ARTIFACTS, hasChromium, launchChromium, skippedWithoutChromium } from '../helpers/chromium.js';
 import { type ServeHandle, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
 import { ANY_PORT, demoLoginEnv, expectNothingStored, startLogin } from '../login/cli-login.js';
-
-requireChromiumInCi('the browser login tests');
-const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
 
 let serve: ServeHandle;
 let browser: Browser | undefined;
@@ -70,7 +61,7 @@ async function withPage<T>(use: (page: Page) => Promise<T>): Promise<T> {
 }
 
 test.skipIf(!hasChromium)(
-  `Deny in Chromium: login exits 6 saying access was denied, nothing stored${skipped}`,
+  `Deny in Chromium: login exits 6 saying access was denied, nothing stored${skippedWithoutChromium}`,
   async () => {
     const env = loginEnv();
     const login = startLogin(ANY_PORT, env);
@@ -97,7 +88,7 @@ test.skipIf(!hasChromium)(
 );
 
 test.skipIf(!hasChromium)(
-  `an internationalised email is accepted by the form and signs in${skipped}`,
+  `an internationalised email is accepted by the form and signs in${skippedWithoutChromium}`,
   async () => {
     const env = loginEnv();
     const login = startLogin(ANY_PORT, env);

@@ -9,12 +9,12 @@ import type { Browser } from 'playwright-core';
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
 export const hasChromium = existsSync(CHROMIUM);
-
-/** Outside CI a missing Chromium skips the tests; in CI it fails the file, naming `what`. */
-export function requireChromiumInCi(what: string): void {
-  if (!hasChromium && process.env.CI) {
-    throw new Error(`${CHROMIUM} is missing, and CI must run ${what} (install Debian's chromium)`);
-  }
+/** Outside CI a missing Chromium skips the tests, their titles ending in this; in CI it fails them. */
+export const skippedWithoutChromium = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
+if (!hasChromium && process.env.CI) {
+  throw new Error(
+    `${CHROMIUM} is missing, and CI must run the browser login tests (install Debian's chromium)`,
+  );
 }
 
 /** Headless, and loopback only: no proxy from the environment in between; `moreArgs` added. */
