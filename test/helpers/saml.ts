@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { SignedXml } from 'xml-crypto';
 import { buildAssertion } from '../../src/saml/build-assertion.js';
 import { ALG, NS } from '../../src/saml/constants.js';
@@ -25,6 +25,15 @@ export function rsaKeyPair(bits = 2048): KeyPair {
     privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   };
+}
+
+/** The identity provider's RSA key pair for every test of a file, made before the first. */
+export function keyPairForFile(): KeyPair {
+  const pair: KeyPair = { privateKeyPem: '', publicKeyPem: '' };
+  beforeAll(() => {
+    Object.assign(pair, rsaKeyPair());
+  });
+  return pair;
 }
 
 export interface CertifiedKey {

@@ -2,7 +2,7 @@
  * Refusals about what a validly signed assertion says: issuer, audience, time window, bearer
  * confirmation, user, and the one-time use of its ID.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONFIRMATION_BEARER } from '../../src/saml/constants.js';
 import { ReplayCache } from '../../src/saml/replay-cache.js';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
@@ -11,19 +11,15 @@ import {
   AUDIENCE,
   assertionXml,
   b64,
-  type KeyPair,
+  keyPairForFile,
   mutate,
   NOW,
   refusalMessage,
-  rsaKeyPair,
   USER,
   verifyOptions,
 } from '../helpers/saml.js';
 
-let idp: KeyPair;
-beforeAll(() => {
-  idp = rsaKeyPair();
-});
+const idp = keyPairForFile();
 
 function sign(xml: string): string {
   return b64(signAssertion(xml, { privateKeyPem: idp.privateKeyPem }));

@@ -2,13 +2,13 @@
  * Refusals about what is signed and how: unsigned, tampered, wrapped, re-signed with another key,
  * refused algorithms and transforms, a reference to something else than the assertion.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALG, NS } from '../../src/saml/constants.js';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
 import {
   assertionXml,
   b64,
-  type KeyPair,
+  keyPairForFile,
   mutate,
   opensslCertificate,
   opensslMissing,
@@ -21,10 +21,7 @@ import {
   verifyOptions,
 } from '../helpers/saml.js';
 
-let idp: KeyPair;
-beforeAll(() => {
-  idp = rsaKeyPair();
-});
+const idp = keyPairForFile();
 
 const ADMIN = 'admin@example.com';
 const knownUsers = { isKnownUser: (email: string) => email === USER || email === ADMIN };
