@@ -104,19 +104,27 @@ export async function postToken(
   return json(response);
 }
 
+/** A grant as the demo app: its client id and secret, then `fields` (which may override them). */
+function demoAppGrant(
+  baseUrl: string,
+  grantType: string,
+  fields: Record<string, string>,
+): Promise<JsonResponse> {
+  return postToken(baseUrl, {
+    grant_type: grantType,
+    client_id: DEMO.clientId,
+    client_secret: DEMO.clientSecret,
+    ...fields,
+  });
+}
+
 /** The refresh-token grant with the demo app's credentials; `extra` adds or overrides fields. */
 export function refreshGrant(
   baseUrl: string,
   refreshToken: string,
   extra: Record<string, string> = {},
 ): Promise<JsonResponse> {
-  return postToken(baseUrl, {
-    grant_type: 'refresh_token',
-    client_id: DEMO.clientId,
-    client_secret: DEMO.clientSecret,
-    refresh_token: refreshToken,
-    ...extra,
-  });
+  return demoAppGrant(baseUrl, 'refresh_token', { refresh_token: refreshToken, ...extra });
 }
 
 /** The client-credentials grant with the demo app and user, fields overridable. */
@@ -124,10 +132,7 @@ export function clientCredentials(
   baseUrl: string,
   overrides: Record<string, string> = {},
 ): Promise<JsonResponse> {
-  return postToken(baseUrl, {
-    grant_type: 'client_credentials',
-    client_id: DEMO.clientId,
-    client_secret: DEMO.clientSecret,
+  return demoAppGrant(baseUrl, 'client_credentials', {
     email: DEMO.email,
     password: DEMO.password,
     ...overrides,
@@ -195,13 +200,7 @@ export function exchangeCode(
   code: string,
   extra: Record<string, string> = {},
 ): Promise<JsonResponse> {
-  return postToken(baseUrl, {
-    grant_type: 'authorization_code',
-    client_id: DEMO.clientId,
-    client_secret: DEMO.clientSecret,
-    code,
-    ...extra,
-  });
+  return demoAppGrant(baseUrl, 'authorization_code', { code, ...extra });
 }
 
 export type { RawResponse };
