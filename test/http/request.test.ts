@@ -8,17 +8,10 @@ import { ExitCode } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest, USER_AGENT } from '../../src/http/request.js';
 import { VERSION } from '../../src/version.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { closedPort, json, startServerForTest, testHttp } from './loopback-server.js';
 
-async function failure(promise: Promise<unknown>): Promise<NetworkError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(NetworkError);
-    return error as NetworkError;
-  }
-  throw new Error('expected a NetworkError');
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, NetworkError);
 
 const get = (origin: string, retry = true) => ({
   method: 'GET' as const,

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { requestToken } from '../../src/oauth/token-request.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
 import { type GrantRequest, GrantType } from '../../src/oauth/types.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { startServerForTest, testClient, testHttp } from './loopback-server.js';
 
 const CANARY = {
@@ -38,14 +39,7 @@ const CLIENT_CREDENTIALS: GrantRequest = {
   password: CANARY.password,
 };
 
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(outcome instanceof Error)) throw new Error('expected a failure');
-  return outcome;
-}
+const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, Error);
 
 const GRANTS: [string, GrantRequest][] = [
   [

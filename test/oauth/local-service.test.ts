@@ -12,6 +12,7 @@ import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
 import { GrantType, type ServiceClient } from '../../src/oauth/types.js';
 import { demoServiceConfig, startTokenService, type TokenServiceHandle } from '../../src/server/index.js';
 import { described } from '../helpers/described.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { testHttp } from '../http/loopback-server.js';
 
 let service: TokenServiceHandle;
@@ -38,14 +39,7 @@ const demoUser = {
   password: 'demo-password',
 } as const;
 
-async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(outcome).toBeInstanceOf(ServiceError);
-  return outcome as ServiceError;
-}
+const serviceError = (promise: Promise<unknown>) => rejectionOf(promise, ServiceError);
 
 describe('against the local token service', () => {
   it('obtains a client-credentials token and reads its information', async () => {

@@ -10,6 +10,7 @@ import { requestToken } from '../../src/oauth/token-request.js';
 import { type GrantRequest, GrantType } from '../../src/oauth/types.js';
 import { VERSION } from '../../src/version.js';
 import { described } from '../helpers/described.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import {
   FIXED_NOW,
   json,
@@ -25,15 +26,7 @@ const CLIENT_CREDENTIALS: GrantRequest = {
   password: 'p&ss=word +1',
 };
 
-async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError);
-    return error as ServiceError;
-  }
-  throw new Error('expected a ServiceError');
-}
+const serviceError = (promise: Promise<unknown>) => rejectionOf(promise, ServiceError);
 
 describe('requestToken: the request', () => {
   it('POSTs every parameter form-encoded with an empty query, and normalises the answer', async () => {
