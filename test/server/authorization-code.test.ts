@@ -9,6 +9,7 @@ import {
   refreshGrant,
   startService,
   tokenInfo,
+  withDemoApp,
   withOtherClient,
 } from './helpers.js';
 
@@ -42,11 +43,7 @@ describe('authorization code exchange', () => {
   });
 
   test('no refresh token for an app without refresh support (SPEC.md §1 rule 2)', async () => {
-    const config = demoServiceConfig();
-    const app = config.apps[0];
-    if (!app) throw new Error('no app');
-    app.refresh_tokens = false;
-    const service = await startService(config);
+    const service = await startService(withDemoApp({ refresh_tokens: false }));
     const { code } = await obtainCode(service.baseUrl);
     const r = await exchangeCode(service.baseUrl, code);
     expect(r.status).toBe(200);

@@ -21,6 +21,15 @@ export const DEMO = {
   password: 'demo-password',
 } as const;
 
+/** The demo configuration, its app's fields replaced by `changes`. */
+export function withDemoApp(changes: Partial<ServiceConfig['apps'][number]>): ServiceConfig {
+  const config = demoServiceConfig();
+  const app = config.apps[0];
+  if (!app) throw new Error('the demo configuration has no app');
+  Object.assign(app, changes);
+  return config;
+}
+
 /** The demo configuration plus a second app, `other-client`, to check what one client cannot do with another's. */
 export function withOtherClient(refreshTokens = false): ServiceConfig {
   const config = demoServiceConfig();
