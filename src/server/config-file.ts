@@ -26,7 +26,7 @@ export async function loadServiceConfig(path: string): Promise<ServiceConfig> {
     // Never V8's message: it quotes the text around the mistake, which may be a client secret.
     const where = jsonErrorPlace(error, text);
     throw new ServiceConfigError(`config file ${path} is not valid JSON${where ? ` (${where})` : ''}`, {
-      hint: 'see the configuration format in README.md',
+      hint: 'see the configuration format in docs/serve.md (Configuration)',
     });
   }
   try {

@@ -19,7 +19,7 @@ import {
 } from './config.js';
 import { ServiceConfigError } from './config-error.js';
 
-const HINT = 'fix the configuration file; its format is described in README.md (tokencli serve)';
+const HINT = 'fix the configuration file; its format is described in docs/serve.md (Configuration)';
 /** Ten years: keeps expiry arithmetic far from overflow and catches unit mistakes (ms for s). */
 const MAX_TTL = 315_360_000;
 /** RFC 6749 §4.1.2 recommends at most ten minutes for an authorization code. */

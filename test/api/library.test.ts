@@ -3,10 +3,7 @@
  * steps, settings from options over the environment, getTokenInfo, login with an openBrowser
  * hook, and errors with stable codes. Never a prompt.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   getToken,
   getTokenInfo,
@@ -17,24 +14,14 @@ import {
   TokencliError,
 } from '../../src/index.js';
 import { demoServiceConfig } from '../../src/server/index.js';
+import { tempDir } from '../fs/temp-dirs.js';
+import { demoClientEnv } from '../helpers/in-process-cli.js';
 import { DEMO, postLogin, startService } from '../server/helpers.js';
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
 
 async function setup() {
   const requests: string[] = [];
   const service = await startService(demoServiceConfig(), { log: (line) => requests.push(line) });
-  const configDir = await mkdtemp(join(tmpdir(), 'tokencli-library-'));
-  dirs.push(configDir);
-  const env = {
-    TOKENCLI_CONFIG_DIR: configDir,
-    TOKENCLI_BASE_URL: service.baseUrl,
-    TOKENCLI_CLIENT_ID: DEMO.clientId,
-    TOKENCLI_STORE: 'file',
-  };
+  const env = demoClientEnv(service.baseUrl, tempDir('tokencli-library-'));
   const tokenRequests = () => requests.filter((l) => l.includes('/v2/oauth/token ')).length;
   return { service, env, tokenRequests };
 }

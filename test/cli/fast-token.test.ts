@@ -12,6 +12,7 @@ import { DEFAULT_MIN_TTL_SECONDS, printCachedToken } from '../../src/cli/fast-to
 import { buildProgram } from '../../src/cli/program.js';
 import type { TokenRecord } from '../../src/store/types.js';
 import { tempDir } from '../fs/temp-dirs.js';
+import { writeProfiles } from '../helpers/stored-credentials.js';
 import { sampleRecord } from '../store/records.js';
 
 const BASE_URL = 'http://127.0.0.1:8080';
@@ -72,11 +73,7 @@ describe('printCachedToken', () => {
 
   test('reads settings by the same precedence as the CLI (profile from the environment, config file)', async () => {
     const t = setup({ TOKENCLI_PROFILE: 'work', TOKENCLI_BASE_URL: '', TOKENCLI_CLIENT_ID: '' });
-    writeFileSync(
-      join(t.configDir, 'config.json'),
-      JSON.stringify({ profiles: { work: { base_url: BASE_URL, client_id: 'demo-client' } } }),
-      { mode: 0o600 },
-    );
+    writeProfiles(t.configDir, { work: { base_url: BASE_URL, client_id: 'demo-client' } });
     t.storeTokens(sampleRecord({ access_token: 'work-token', expires_at: inSeconds(3600) }), 'work');
     expect(await printCachedToken(t.ctx)).toBe(true);
     expect(t.out()).toBe('work-token\n');

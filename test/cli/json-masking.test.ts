@@ -3,46 +3,16 @@
  * `login --json` and `refresh --json` mask it like the table; `--show-tokens` shows it. In-process
  * against a real token service on loopback, the browser replaced by a form post.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { createTestIO } from '../../src/cli/test-io.js';
+import { describe, expect, it } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { DEMO, postLogin, startService } from '../server/helpers.js';
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+import { tempDir } from '../fs/temp-dirs.js';
+import { inProcessCli } from '../helpers/in-process-cli.js';
+import { startService } from '../server/helpers.js';
 
 describe('refresh tokens in --json', () => {
   it('login --json and refresh --json mask the refresh token unless --show-tokens', async () => {
     const service = await startService(demoServiceConfig());
-    const configDir = await mkdtemp(join(tmpdir(), 'tokencli-json-'));
-    dirs.push(configDir);
-    const run = async (args: string[]) => {
-      const io = createTestIO({
-        env: {
-          TOKENCLI_CONFIG_DIR: configDir,
-          TOKENCLI_BASE_URL: service.baseUrl,
-          TOKENCLI_CLIENT_ID: DEMO.clientId,
-          TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-          TOKENCLI_STORE: 'file',
-        },
-      });
-      const code = await main(args, io, {
-        now: () => new Date(service.clock.ms),
-        openBrowser: async (url) => {
-          const answer = await postLogin(service.baseUrl, Object.fromEntries(new URL(url).searchParams));
-          const location = answer.headers.get('location');
-          if (!location) throw new Error(`login answered ${answer.status}`);
-          await (await fetch(location)).text();
-        },
-      });
-      return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
-    };
+    const run = inProcessCli(service, tempDir('tokencli-json-'));
 
     const login = await run(['login', '--json', '--redirect-uri', 'http://127.0.0.1:0/callback']);
     expect(login.code, login.stderr).toBe(0);

@@ -4,13 +4,14 @@
  * prompt is kept like `configure` keeps it; `configure` on an existing profile keeps the stored
  * secret on an empty answer; `token` with a known email asks for the password instead of failing.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { createTestIO } from '../../src/cli/test-io.js';
 import { demoServiceConfig } from '../../src/server/index.js';
+import { tempDir } from '../fs/temp-dirs.js';
+import { credentialsFile, readStoredCredentials, writeStoredTokens } from '../helpers/stored-credentials.js';
 import { DEMO, startService, type TestService } from '../server/helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -20,11 +21,8 @@ afterEach(async () => {
 
 async function setup(): Promise<{ service: TestService; configDir: string }> {
   const service = await startService(demoServiceConfig());
-  const configDir = await mkdtemp(join(tmpdir(), 'tokencli-prompts-'));
-  cleanups.push(
-    () => service.close(),
-    () => rm(configDir, { recursive: true, force: true }),
-  );
+  const configDir = tempDir('tokencli-prompts-');
+  cleanups.push(() => service.close());
   return { service, configDir };
 }
 
@@ -51,11 +49,6 @@ async function run(
   return { code, stdout: io.stdoutText(), stderr: io.stderrText(), prompts };
 }
 
-const credentials = async (configDir: string) =>
-  JSON.parse(await readFile(join(configDir, 'credentials.json'), 'utf8')) as {
-    profiles: Record<string, { client_secret?: string; tokens?: Record<string, unknown> }>;
-  };
-
 describe('prompts and the profile', () => {
   it('keeps a client secret typed at the prompt once the service accepted it', async () => {
     const { service, configDir } = await setup();
@@ -64,7 +57,7 @@ describe('prompts and the profile', () => {
     const first = await run([...flags, 'token', '--email', DEMO.email], env, [DEMO.clientSecret]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.prompts).toEqual(['Client secret: ']);
-    expect((await credentials(configDir)).profiles.default?.client_secret).toBe(DEMO.clientSecret);
+    expect(readStoredCredentials(configDir).profiles.default?.client_secret).toBe(DEMO.clientSecret);
     const config = await readFile(join(configDir, 'config.json'), 'utf8');
     expect(config).not.toContain(DEMO.clientSecret);
 
@@ -79,7 +72,7 @@ describe('prompts and the profile', () => {
     const flags = ['--base-url', service.baseUrl, '--client-id', DEMO.clientId];
     const wrong = await run([...flags, 'token', '--email', DEMO.email], env, ['not-the-secret']);
     expect(wrong.code).toBe(3);
-    await expect(readFile(join(configDir, 'credentials.json'), 'utf8')).rejects.toThrow();
+    await expect(readFile(credentialsFile(configDir), 'utf8')).rejects.toThrow();
   });
 
   it('configure on an existing profile says a secret is stored and keeps it on an empty answer', async () => {
@@ -91,7 +84,7 @@ describe('prompts and the profile', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.prompts).toEqual(['Client secret (one is stored; press Enter to keep it): ']);
     expect(again.stderr).toContain('Kept the client secret already stored');
-    expect((await credentials(configDir)).profiles.default?.client_secret).toBe(DEMO.clientSecret);
+    expect(readStoredCredentials(configDir).profiles.default?.client_secret).toBe(DEMO.clientSecret);
   });
 
   it('token with a known email asks for the password on a terminal instead of failing', async () => {
@@ -99,27 +92,16 @@ describe('prompts and the profile', () => {
     const env = { TOKENCLI_CONFIG_DIR: configDir, TOKENCLI_CLIENT_SECRET: DEMO.clientSecret };
     const flags = ['--base-url', service.baseUrl, '--client-id', DEMO.clientId];
     const stale = new Date(Date.now() - 60_000).toISOString();
-    await writeFile(
-      join(configDir, 'credentials.json'),
-      JSON.stringify({
-        version: 1,
-        profiles: {
-          default: {
-            tokens: {
-              base_url: service.baseUrl,
-              client_id: DEMO.clientId,
-              access_token: 'expired-access-token-0123456789',
-              token_type: 'BearerToken',
-              expires_at: stale,
-              grant: 'client_credentials',
-              obtained_at: new Date(Date.now() - 3_660_000).toISOString(),
-              email: DEMO.email,
-            },
-          },
-        },
-      }),
-      { mode: 0o600 },
-    );
+    writeStoredTokens(configDir, {
+      base_url: service.baseUrl,
+      client_id: DEMO.clientId,
+      access_token: 'expired-access-token-0123456789',
+      token_type: 'BearerToken',
+      expires_at: stale,
+      grant: 'client_credentials',
+      obtained_at: new Date(Date.now() - 3_660_000).toISOString(),
+      email: DEMO.email,
+    });
     const offTerminal = await run([...flags, 'token'], env, undefined);
     expect(offTerminal.code).toBe(4);
     expect(offTerminal.stderr).toMatch(/the access token of profile "default" expired 1m ago/);
@@ -142,11 +124,11 @@ describe('prompts and the profile', () => {
     expect(kept.stderr).toContain('Remove profile "p": its settings, tokens and client secret? [y/N]');
     expect(kept.stderr).toContain('Left profile "p" as it was; nothing was removed.');
     expect(kept.stderr).not.toContain('error:');
-    expect((await credentials(configDir)).profiles.p?.client_secret).toBe(DEMO.clientSecret);
+    expect(readStoredCredentials(configDir).profiles.p?.client_secret).toBe(DEMO.clientSecret);
 
     const removed = await run(['profile', 'remove', 'p'], env, [], 'y\n');
     expect(removed.code, removed.stderr).toBe(0);
-    expect((await credentials(configDir)).profiles.p).toBeUndefined();
+    expect(readStoredCredentials(configDir).profiles.p).toBeUndefined();
     const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8'));
     expect(config.profiles.p).toBeUndefined();
   });

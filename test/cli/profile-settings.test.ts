@@ -3,23 +3,15 @@
  * deps object: --profile > TOKENCLI_PROFILE > the active profile > default; a base URL or client
  * id that differs from the recorded one (compared in URL normal form) is an override for the run.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { createDeps } from '../../src/cli/deps.js';
 import { createTestIO } from '../../src/cli/test-io.js';
 import { writeConfig } from '../../src/session/config-file.js';
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+import { tempDir } from '../fs/temp-dirs.js';
 
 async function configDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'tokencli-profile-settings-'));
-  dirs.push(dir);
+  const dir = tempDir('tokencli-profile-settings-');
   await writeConfig(dir, {
     active_profile: 'work',
     profiles: {
@@ -52,8 +44,7 @@ describe('profile precedence', () => {
       storeKind: 'file',
       storeSource: 'profile',
     });
-    const empty = await mkdtemp(join(tmpdir(), 'tokencli-profile-settings-'));
-    dirs.push(empty);
+    const empty = tempDir('tokencli-profile-settings-');
     expect(await settingsWith({ TOKENCLI_CONFIG_DIR: empty })).toMatchObject({
       profile: 'default',
       profileSource: 'default',

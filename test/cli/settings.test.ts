@@ -2,23 +2,15 @@
  * Settings precedence, in-process through the deps object: flag > environment > profile in the
  * config file > default (SPEC.md §2.1).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { createDeps } from '../../src/cli/deps.js';
 import { createTestIO } from '../../src/cli/test-io.js';
 import { writeConfig } from '../../src/session/config-file.js';
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+import { tempDir } from '../fs/temp-dirs.js';
 
 async function configDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'tokencli-settings-'));
-  dirs.push(dir);
+  const dir = tempDir('tokencli-settings-');
   await writeConfig(dir, {
     profiles: {
       default: {
@@ -114,8 +106,7 @@ describe('settings precedence', () => {
   });
 
   it('falls back to the defaults with no config file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'tokencli-settings-'));
-    dirs.push(dir);
+    const dir = tempDir('tokencli-settings-');
     const settings = await depsWith({ TOKENCLI_CONFIG_DIR: dir }).settings();
     expect(settings).toMatchObject({
       profile: 'default',
@@ -137,8 +128,7 @@ describe('settings precedence', () => {
       origin: { kind: 'environment', variable: 'TOKENCLI_TIMEOUT' },
       problem: '"soon" is not a timeout in seconds',
     });
-    const empty = await mkdtemp(join(tmpdir(), 'tokencli-settings-'));
-    dirs.push(empty);
+    const empty = tempDir('tokencli-settings-');
     const missing = depsWith({ TOKENCLI_CONFIG_DIR: empty });
     await expect(missing.service()).rejects.toMatchObject({ code: 'usage', reason: 'not_configured' });
     await expect(missing.service()).rejects.toThrow('no base URL for profile "default"');

@@ -3,20 +3,12 @@
  * on loopback: cache → refresh → client credentials → "not logged in". The clock of the service
  * and of the CLI is the same fake one, so expiry is reached without waiting.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { createTestIO } from '../../src/cli/test-io.js';
+import { describe, expect, it } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
 import { openStore } from '../../src/store/open-store.js';
-import { DEMO, postLogin, startService, type TestService } from '../server/helpers.js';
-
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
-});
+import { tempDir } from '../fs/temp-dirs.js';
+import { inProcessCli } from '../helpers/in-process-cli.js';
+import { DEMO, startService, type TestService } from '../server/helpers.js';
 
 interface Setup {
   service: TestService;
@@ -28,32 +20,8 @@ interface Setup {
 async function setup(): Promise<Setup> {
   const requests: string[] = [];
   const service = await startService(demoServiceConfig(), { log: (line) => requests.push(line) });
-  const configDir = await mkdtemp(join(tmpdir(), 'tokencli-fallthrough-'));
-  dirs.push(configDir);
-  const run = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-    const io = createTestIO({
-      env: {
-        TOKENCLI_CONFIG_DIR: configDir,
-        TOKENCLI_BASE_URL: service.baseUrl,
-        TOKENCLI_CLIENT_ID: DEMO.clientId,
-        TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-        TOKENCLI_STORE: 'file',
-        ...env,
-      },
-    });
-    const code = await main(args, io, {
-      now: () => new Date(service.clock.ms),
-      // The browser of this test: posts the demo user's login form and follows the redirect.
-      openBrowser: async (url) => {
-        const authorize = Object.fromEntries(new URL(url).searchParams);
-        const answer = await postLogin(service.baseUrl, authorize);
-        const location = answer.headers.get('location');
-        if (!location) throw new Error(`login answered ${answer.status}`);
-        await (await fetch(location)).text();
-      },
-    });
-    return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
-  };
+  const configDir = tempDir('tokencli-fallthrough-');
+  const run = inProcessCli(service, configDir);
   return { service, requests, configDir, run };
 }
 

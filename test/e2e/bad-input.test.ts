@@ -4,17 +4,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
-import { credentialsPath, demoEnv } from './env.js';
+import { describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
+import { writeStoredTokens } from '../helpers/stored-credentials.js';
+import { demoEnv } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 function expectUsageError(r: { code: number | null; stderr: string; stdout: string }, pattern: RegExp): void {
   expect(r.code).toBe(2);
@@ -93,13 +89,7 @@ describe('usage errors exit 2 with one error line', () => {
 describe('stored tokens are used only where they belong', () => {
   /** A record as the file store keeps it, for a service and client of the test's choosing. */
   function plantRecord(configDir: string, record: Record<string, unknown>): void {
-    writeFileSync(
-      credentialsPath(configDir),
-      JSON.stringify({ version: 1, profiles: { default: { tokens: record } } }),
-      {
-        mode: 0o600,
-      },
-    );
+    writeStoredTokens(configDir, record);
   }
   const soon = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
   /** An expired access token beside a refresh token the service never issued (as if revoked). */

@@ -2,17 +2,12 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { credentialsPath, DEMO, demoEnv } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 describe('tokencli info', () => {
   test('a readable table with masked tokens, no colour off a terminal, exit 0', async () => {

@@ -1,6 +1,7 @@
 /** Shared fixtures of the client end-to-end tests: the demo credentials against a running serve. */
 import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
+import { type AppClient, clientEnv } from '../helpers/client-env.js';
 
 export const DEMO = {
   clientId: 'demo-client',
@@ -9,16 +10,14 @@ export const DEMO = {
   password: 'demo-password',
 } as const;
 
+export const DEMO_CLIENT: AppClient = { id: DEMO.clientId, secret: DEMO.clientSecret };
+
 /** Environment for the CI-style client-credentials use: everything from variables, file store. */
 export function demoEnv(baseUrl: string, configDir = tempDir()): Record<string, string> {
   return {
-    TOKENCLI_BASE_URL: baseUrl,
-    TOKENCLI_CLIENT_ID: DEMO.clientId,
-    TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
+    ...clientEnv(baseUrl, DEMO_CLIENT, configDir),
     TOKENCLI_EMAIL: DEMO.email,
     TOKENCLI_PASSWORD: DEMO.password,
-    TOKENCLI_STORE: 'file',
-    TOKENCLI_CONFIG_DIR: configDir,
   };
 }
 

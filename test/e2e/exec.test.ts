@@ -5,17 +5,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { demoEnv, tokenRequests } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 // Each test's own config directory (a tempDir(), removed after the file).
 const freshEnv = () => demoEnv(serve.baseUrl);
 

@@ -4,22 +4,14 @@
  * `tokencli token` prints the stored token without a request and `tokencli refresh` works.
  * Screenshots of the login and success pages go to test-artifacts/ for a person to look at.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
-import { startLogin } from '../login/cli-login.js';
+import { ARTIFACTS, hasChromium, launchChromium, skippedWithoutChromium } from '../helpers/chromium.js';
+import { runCli, type ServeHandle, startServe } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, startLogin } from '../login/cli-login.js';
 import { DEMO, tokenRequests } from './env.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) {
-  throw new Error(
-    `${CHROMIUM} is missing, and CI must run the browser login test (install Debian's chromium)`,
-  );
-}
 
 let serve: ServeHandle;
 let browser: Browser | undefined;
@@ -27,22 +19,12 @@ let browser: Browser | undefined;
 beforeAll(async () => {
   if (!hasChromium) return;
   serve = await startServe();
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Loopback only: no proxy from the environment in between.
-      '--no-proxy-server',
-    ],
-  });
+  browser = await launchChromium([
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -51,17 +33,11 @@ afterAll(async () => {
 });
 
 test.skipIf(!hasChromium)(
-  `login in headless Chromium, then token from the store and refresh${hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`}`,
+  `login in headless Chromium, then token from the store and refresh${skippedWithoutChromium}`,
   async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    const env = {
-      TOKENCLI_BASE_URL: serve.baseUrl,
-      TOKENCLI_CLIENT_ID: DEMO.clientId,
-      TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-      TOKENCLI_STORE: 'file',
-      TOKENCLI_CONFIG_DIR: tempDir(),
-    };
-    const login = startLogin(['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'], env);
+    const env = demoLoginEnv(serve.baseUrl);
+    const login = startLogin(ANY_PORT, env);
     const authorizeUrl = await login.authorizeUrl;
 
     const page = await (browser as Browser).newPage();

@@ -3,23 +3,13 @@
  * 11 item 2): Deny ends `tokencli login` with exit 6 and nothing stored; `jörg@example.com` is
  * accepted by the form (a `type="email"` field made Chromium refuse it) and signs in.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
-import { demoLoginEnv, expectNothingStored, startLogin } from '../login/cli-login.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = resolve(import.meta.dirname, '../../test-artifacts');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI) {
-  throw new Error(
-    `${CHROMIUM} is missing, and CI must run the browser login tests (install Debian's chromium)`,
-  );
-}
-const skipped = hasChromium ? '' : ` (skipped: ${CHROMIUM} is not installed)`;
-const ANY_PORT = ['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'];
+import { ARTIFACTS, hasChromium, launchChromium, skippedWithoutChromium } from '../helpers/chromium.js';
+import { type ServeHandle, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, expectNothingStored, startLogin } from '../login/cli-login.js';
 
 let serve: ServeHandle;
 let browser: Browser | undefined;
@@ -29,10 +19,8 @@ beforeAll(async () => {
   if (!hasChromium) return;
   const configDir = tempDir();
   dirs.push(configDir);
-  const config = join(configDir, 'service.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+  const config = serviceConfigFile(
+    {
       apps: [
         {
           client_id: 'demo-client',
@@ -44,14 +32,11 @@ beforeAll(async () => {
         },
       ],
       users: [{ email: 'jörg@example.com', password: 'pw-jörg' }],
-    }),
+    },
+    { dir: configDir },
   );
   serve = await startServe(['--config', config]);
-  const { chromium } = await import('playwright-core');
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-proxy-server'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -76,7 +61,7 @@ async function withPage<T>(use: (page: Page) => Promise<T>): Promise<T> {
 }
 
 test.skipIf(!hasChromium)(
-  `Deny in Chromium: login exits 6 saying access was denied, nothing stored${skipped}`,
+  `Deny in Chromium: login exits 6 saying access was denied, nothing stored${skippedWithoutChromium}`,
   async () => {
     const env = loginEnv();
     const login = startLogin(ANY_PORT, env);
@@ -103,7 +88,7 @@ test.skipIf(!hasChromium)(
 );
 
 test.skipIf(!hasChromium)(
-  `an internationalised email is accepted by the form and signs in${skipped}`,
+  `an internationalised email is accepted by the form and signs in${skippedWithoutChromium}`,
   async () => {
     const env = loginEnv();
     const login = startLogin(ANY_PORT, env);

@@ -5,17 +5,12 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { type ServeHandle, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { ANY_PORT, demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
 
@@ -23,24 +18,19 @@ describe('tokencli login --end-other-sessions (a single-session user, SPEC.md §
   let single: ServeHandle;
   const user = { email: 'single@example.com', password: 'single-password' };
   beforeAll(async () => {
-    const dir = tempDir();
-    const config = join(dir, 'service.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        apps: [
-          {
-            client_id: DEMO.clientId,
-            client_secret: DEMO.clientSecret,
-            app_name: 'Single App',
-            redirect_uris: ['http://127.0.0.1:8765/callback'],
-            grants: ['authorization_code', 'refresh_token'],
-            refresh_tokens: true,
-          },
-        ],
-        users: [{ ...user, single_session: true }],
-      }),
-    );
+    const config = serviceConfigFile({
+      apps: [
+        {
+          client_id: DEMO.clientId,
+          client_secret: DEMO.clientSecret,
+          app_name: 'Single App',
+          redirect_uris: ['http://127.0.0.1:8765/callback'],
+          grants: ['authorization_code', 'refresh_token'],
+          refresh_tokens: true,
+        },
+      ],
+      users: [{ ...user, single_session: true }],
+    });
     single = await startServe(['--config', config]);
   });
   afterAll(async () => {

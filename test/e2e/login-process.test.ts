@@ -5,8 +5,9 @@
  */
 import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import {
   ANY_PORT,
   demoLoginEnv,
@@ -18,13 +19,7 @@ import {
 } from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
 

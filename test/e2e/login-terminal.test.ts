@@ -4,18 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { ANY_PORT, demoLoginEnv, expectNothingStored } from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
 

@@ -7,9 +7,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../fs/temp-dirs.js';
-import { BIN, runCli, type ServeHandle, startServe } from '../helpers/cli.js';
+import { BIN, runCli } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
 import { DEMO } from './env.js';
 
@@ -17,12 +18,8 @@ const missing = missingSecretServiceTools();
 const skip = missing !== undefined && !process.env.CI;
 const title = `a profile in the OS keychain, seen from a session without it${skip ? ` (skipped: ${missing})` : ''}`;
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  if (!skip) serve = await startServe();
-});
+const serve = serveForFile({ skip });
 afterAll(async () => {
-  await serve?.stop();
   removeTempDirs();
 });
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { type CliResult, runCli, type ServeHandle, startServe } from '../helpers/cli.js';
+import { writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
 import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { credentialsPath, DEMO, demoEnv, tokenRequests } from './env.js';
 
@@ -32,12 +33,6 @@ function readJson(path: string): Record<string, any> {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-function plant(configDir: string, profiles: Record<string, Record<string, unknown>>): void {
-  const doc = { version: 1, profiles: {} as Record<string, unknown> };
-  for (const [name, tokens] of Object.entries(profiles)) doc.profiles[name] = { tokens };
-  writeFileSync(credentialsPath(configDir), JSON.stringify(doc), { mode: 0o600 });
-}
-
 function record(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     base_url: serve.baseUrl,
@@ -53,13 +48,7 @@ function record(extra: Record<string, unknown> = {}): Record<string, unknown> {
 
 /** A profile `p` whose config records the demo service and the file store. */
 function configured(configDir: string, name = 'p'): void {
-  writeFileSync(
-    join(configDir, 'config.json'),
-    JSON.stringify({
-      profiles: { [name]: { base_url: serve.baseUrl, client_id: DEMO.clientId, store: 'file' } },
-    }),
-    { mode: 0o600 },
-  );
+  writeProfiles(configDir, { [name]: { base_url: serve.baseUrl, client_id: DEMO.clientId, store: 'file' } });
 }
 
 function expectError(r: CliResult, code: number, message: RegExp, hint?: RegExp): void {
@@ -109,7 +98,7 @@ describe('a profile is self-contained', () => {
   test('a base URL that differs from the profile is used for the run, said on stderr, and kept apart', async () => {
     const configDir = tempDir('tokencli-profiles-');
     configured(configDir);
-    plant(configDir, { p: record() });
+    writeStoredProfiles(configDir, { p: record() });
     const other = serve.baseUrl.replace('127.0.0.1', 'localhost');
     const r = await runCli(['--profile', 'p', '--base-url', other, 'token'], { env: bareEnv(configDir) });
     expectError(
@@ -182,7 +171,7 @@ describe('every state has its own message and exit code', () => {
   test('access token expired and no refresh token: exit 4, its own message', async () => {
     const configDir = tempDir('tokencli-profiles-');
     configured(configDir);
-    plant(configDir, { p: record({ expires_at: soon(-120), grant: 'saml2-bearer' }) });
+    writeStoredProfiles(configDir, { p: record({ expires_at: soon(-120), grant: 'saml2-bearer' }) });
     const r = await runCli(['--profile', 'p', 'token'], { env: bareEnv(configDir) });
     expectError(
       r,
@@ -194,7 +183,7 @@ describe('every state has its own message and exit code', () => {
   test('refresh token expired: exit 4, its own message', async () => {
     const configDir = tempDir('tokencli-profiles-');
     configured(configDir);
-    plant(configDir, {
+    writeStoredProfiles(configDir, {
       p: record({
         expires_at: soon(-60),
         refresh_token: 'r'.repeat(40),
@@ -213,7 +202,7 @@ describe('every state has its own message and exit code', () => {
   test('less life left than --min-ttl and no way to renew: exit 4, naming the remaining life', async () => {
     const configDir = tempDir('tokencli-profiles-');
     configured(configDir);
-    plant(configDir, { p: record({ expires_at: soon(300), obtained_at: soon(-3300) }) });
+    writeStoredProfiles(configDir, { p: record({ expires_at: soon(300), obtained_at: soon(-3300) }) });
     const r = await runCli(['--profile', 'p', 'token', '--min-ttl', '600'], { env: bareEnv(configDir) });
     expectError(
       r,
@@ -231,7 +220,7 @@ describe('stale tokens', () => {
   test('info drops a cached access token the service refuses; the next token renews it', async () => {
     const configDir = tempDir('tokencli-profiles-');
     const env = demoEnv(serve.baseUrl, configDir);
-    plant(configDir, { default: record({ grant: 'client_credentials' }) });
+    writeStoredProfiles(configDir, { default: record({ grant: 'client_credentials' }) });
     expect((await runCli(['token'], { env })).stdout.trim()).toBe(record().access_token);
 
     const info = await runCli(['info'], { env });
@@ -446,7 +435,9 @@ describe('secrets in JSON', () => {
     const configDir = tempDir('tokencli-profiles-');
     const env = demoEnv(serve.baseUrl, configDir);
     const refresh = `refresh-${'x'.repeat(40)}`;
-    plant(configDir, { default: record({ refresh_token: refresh, refresh_token_expires_at: soon(86_400) }) });
+    writeStoredProfiles(configDir, {
+      default: record({ refresh_token: refresh, refresh_token_expires_at: soon(86_400) }),
+    });
     const masked = await runCli(['token', '--json'], { env });
     expect(masked.stdout).not.toContain(refresh);
     expect(JSON.parse(masked.stdout)).toMatchObject({

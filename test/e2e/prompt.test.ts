@@ -5,18 +5,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { hasScript, onTerminal as runOnTerminal } from '../helpers/terminal.js';
 import { DEMO, demoEnv } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 /** Runs the CLI on a pty; `answer` is typed once the prompt shows. Resolves with all it printed. */
 function onTerminal(args: string[], env: Record<string, string | undefined>, prompt: RegExp, answer: string) {

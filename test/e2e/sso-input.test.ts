@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { assertionXml, b64, ISSUER, responseXml, rsaKeyPair, USER } from '../saml/fixtures.js';
+import { assertionXml, b64, ISSUER, responseXml, rsaKeyPair, USER } from '../helpers/saml.js';
 import { type SamlTokenEndpoint, startSamlTokenEndpoint } from '../saml/saml-token-endpoint.js';
 
 let endpoint: SamlTokenEndpoint;

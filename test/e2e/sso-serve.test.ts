@@ -13,12 +13,15 @@ import {
   BIN,
   type CliResult,
   cleanEnv,
+  collectOutput,
   runCli,
   type ServeHandle,
+  serviceConfigFile,
   startServe,
   tempDir,
 } from '../helpers/cli.js';
-import { assertionXml, ISSUER, rsaKeyPair, USER } from '../saml/fixtures.js';
+import { clientEnv } from '../helpers/client-env.js';
+import { assertionXml, ISSUER, rsaKeyPair, USER } from '../helpers/saml.js';
 
 const CLIENT = { id: 'sso-app', secret: 'sso-app-secret' };
 
@@ -31,10 +34,8 @@ beforeAll(async () => {
   dir = tempDir('tokencli-sso-serve-');
   keyFile = join(dir, 'idp-key.pem');
   writeFileSync(keyFile, idp.privateKeyPem, { mode: 0o600 });
-  const config = join(dir, 'service.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
+  const config = serviceConfigFile(
+    {
       apps: [
         {
           client_id: CLIENT.id,
@@ -46,7 +47,8 @@ beforeAll(async () => {
         },
       ],
       users: [{ email: USER, password: 'unused-password' }],
-    }),
+    },
+    { dir: dir },
   );
   serve = await startServe(['--config', config]);
 });
@@ -56,13 +58,7 @@ afterAll(async () => {
 });
 
 function env(configDir = tempDir()): Record<string, string> {
-  return {
-    TOKENCLI_BASE_URL: serve.baseUrl,
-    TOKENCLI_CLIENT_ID: CLIENT.id,
-    TOKENCLI_CLIENT_SECRET: CLIENT.secret,
-    TOKENCLI_STORE: 'file',
-    TOKENCLI_CONFIG_DIR: configDir,
-  };
+  return clientEnv(serve.baseUrl, CLIENT, configDir);
 }
 
 describe('tokencli sso against tokencli serve', () => {
@@ -116,26 +112,11 @@ describe('tokencli sso against tokencli serve', () => {
 
 /** Runs a command line in /bin/sh exactly as printed, `tokencli` being the built CLI. */
 function runShellLine(line: string, env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', `tokencli() { "$TEST_NODE" "$TEST_BIN" "$@"; }\n${line}`], {
-      env: cleanEnv({ ...env, TEST_NODE: process.execPath, TEST_BIN: BIN }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
+  const child = spawn('/bin/sh', ['-c', `tokencli() { "$TEST_NODE" "$TEST_BIN" "$@"; }\n${line}`], {
+    env: cleanEnv({ ...env, TEST_NODE: process.execPath, TEST_BIN: BIN }),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collectOutput(child);
 }
 
 describe('the demo tokencli serve (no --config)', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
 import { type CliResult, runCli, tempDir } from '../helpers/cli.js';
+import { clientEnv } from '../helpers/client-env.js';
 import {
   assertionXml,
   b64,
@@ -19,7 +20,7 @@ import {
   responseXml,
   rsaKeyPair,
   USER,
-} from '../saml/fixtures.js';
+} from '../helpers/saml.js';
 import { type SamlTokenEndpoint, startSamlTokenEndpoint } from '../saml/saml-token-endpoint.js';
 
 const CLIENT = { id: 'sso-client', secret: 'sso-secret' };
@@ -58,13 +59,7 @@ afterAll(async () => {
 });
 
 function env(configDir = tempDir()): Record<string, string> {
-  return {
-    TOKENCLI_BASE_URL: endpoint.baseUrl,
-    TOKENCLI_CLIENT_ID: CLIENT.id,
-    TOKENCLI_CLIENT_SECRET: CLIENT.secret,
-    TOKENCLI_STORE: 'file',
-    TOKENCLI_CONFIG_DIR: configDir,
-  };
+  return clientEnv(endpoint.baseUrl, CLIENT, configDir);
 }
 
 function file(name: string, content: string): string {

@@ -1,16 +1,11 @@
 /** `tokencli token --format token|header|json|env` through the built CLI against `tokencli serve`. */
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 // Each test's own config directory (a tempDir(), removed after the file).
 const freshEnv = () => demoEnv(serve.baseUrl);
 

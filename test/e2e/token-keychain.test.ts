@@ -5,8 +5,9 @@
  * CLI gives.
  */
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, type ServeHandle, startServe } from '../helpers/cli.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { fallbackWarning, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
 import { DEMO, tokenRequests } from './env.js';
 
@@ -14,13 +15,7 @@ const missing = missingSecretServiceTools();
 const skip = missing !== undefined && !process.env.CI;
 const title = `tokencli token with the OS keychain${skip ? ` (skipped: ${missing})` : ''}`;
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  if (!skip) serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile({ skip });
 
 /** Runs `tokencli token` twice in one session, each run's stdout, stderr and exit code marked. */
 async function twice(keyring: 'unlocked' | 'locked', store?: string, secondRunNodeOptions = '') {

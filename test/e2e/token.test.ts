@@ -1,16 +1,11 @@
 /** `tokencli token` against a real `tokencli serve`, as scripts and CI jobs run it (SPEC.md §2.3). */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
 import { credentialsPath, DEMO, demoEnv, tokenRequests } from './env.js';
 
-let serve: ServeHandle;
-beforeAll(async () => {
-  serve = await startServe();
-});
-afterAll(async () => {
-  await serve?.stop();
-});
+const serve = serveForFile();
 
 describe('tokencli token', () => {
   test('client credentials from the environment, then the cache without a request', async () => {

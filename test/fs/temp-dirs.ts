@@ -5,8 +5,13 @@ import { join } from 'node:path';
 
 const created: string[] = [];
 
+/** A new directory `<parent>/<prefix>XXXXXX` that nothing removes for the caller. */
+export function unregisteredTempDir(parent: string, prefix: string): string {
+  return mkdtempSync(join(parent, prefix));
+}
+
 export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = unregisteredTempDir(tmpdir(), prefix);
   created.push(dir);
   return dir;
 }

@@ -3,9 +3,11 @@
  * do. Every run gets its own config dir unless the test passes one, and an environment scrubbed
  * of the developer's TOKENCLI_* variables and proxies.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { type ChildProcess, type ChildProcessByStdio, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { tempDir as registeredTempDir } from '../fs/temp-dirs.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/tokencli.js');
@@ -32,6 +34,16 @@ export function tempDir(prefix = 'tokencli-test-'): string {
   return registeredTempDir(prefix);
 }
 
+/** Writes `config` as JSON to `dir/name` (a `tokencli serve --config` file) and returns its path. */
+export function serviceConfigFile(
+  config: unknown,
+  { dir = tempDir(), name = 'service.json' }: { dir?: string; name?: string } = {},
+): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(config));
+  return path;
+}
+
 /** The environment a test CLI runs with: no inherited TOKENCLI_*, proxies, or colours. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -54,18 +66,29 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const command = options.umask
+    ? ([
+        '/bin/sh',
+        ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args],
+      ] as const)
+    : ([process.execPath, [BIN, ...args]] as const);
+  const child = spawn(command[0], [...command[1]], {
+    env: cleanEnv(options.env),
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const result = collectOutput(child, options.timeoutMs);
+  child.stdin.on('error', () => {}); // the CLI may exit before reading its stdin
+  child.stdin.end(options.input ?? '');
+  return result;
+}
+
+/** Everything a child prints until it closes; it is killed (SIGKILL) after `timeoutMs`. */
+export function collectOutput(
+  child: ChildProcessByStdio<Writable | null, Readable, Readable>,
+  timeoutMs = 20_000,
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const command = options.umask
-      ? ([
-          '/bin/sh',
-          ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args],
-        ] as const)
-      : ([process.execPath, [BIN, ...args]] as const);
-    const child = spawn(command[0], [...command[1]], {
-      env: cleanEnv(options.env),
-      cwd: options.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -74,14 +97,12 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr });
     });
-    child.stdin.on('error', () => {}); // the CLI may exit before reading its stdin
-    child.stdin.end(options.input ?? '');
   });
 }
 

@@ -5,18 +5,12 @@
  */
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { MockAgent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
 import { undiciTransport } from '../../src/http/dispatcher.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
-import { type LoopbackServer, startServer, testHttp } from './loopback-server.js';
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { startServerForTest, testHttp } from './loopback-server.js';
 
 const get = (origin: string) => ({
   method: 'GET' as const,
@@ -26,7 +20,7 @@ const get = (origin: string) => ({
 
 describe('faults mid-response', () => {
   it('reports a connection reset mid-body (exit 5) without retrying', async () => {
-    server = await startServer((req, res) => {
+    const server = await startServerForTest((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"access_token":"half', () => req.socket.destroy());
     });
@@ -47,7 +41,7 @@ describe('faults mid-response', () => {
 
   it('ends a body trickling past the deadline, though bytes keep arriving', async () => {
     let timer: NodeJS.Timeout | undefined;
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"a":"');
       timer = setInterval(() => res.write('x'), 100);

@@ -5,6 +5,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import type { HttpSettings } from '../../src/http/settings.js';
 import type { ServiceClient } from '../../src/oauth/types.js';
 
@@ -50,6 +51,18 @@ export async function startServer(handler: Handler, tls?: ServerOptions): Promis
         server.close(() => resolve());
       }),
   };
+}
+
+const running: LoopbackServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((server) => server.close()));
+});
+
+/** startServer for one test: closed after it. */
+export async function startServerForTest(handler: Handler, tls?: ServerOptions): Promise<LoopbackServer> {
+  const server = await startServer(handler, tls);
+  running.push(server);
+  return server;
 }
 
 /** Answers JSON with the given status (and headers). */

@@ -2,28 +2,15 @@
  * The HTTP layer against real loopback servers: timeouts, retries (SPEC.md §2.4), redirects, the
  * 1 MiB cap and the User-Agent. Back-off waits go through an injected sleep that only records.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest, USER_AGENT } from '../../src/http/request.js';
 import { VERSION } from '../../src/version.js';
-import { closedPort, json, type LoopbackServer, startServer, testHttp } from './loopback-server.js';
+import { rejectionOf } from '../helpers/rejection.js';
+import { closedPort, json, startServerForTest, testHttp } from './loopback-server.js';
 
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function failure(promise: Promise<unknown>): Promise<NetworkError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(NetworkError);
-    return error as NetworkError;
-  }
-  throw new Error('expected a NetworkError');
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, NetworkError);
 
 const get = (origin: string, retry = true) => ({
   method: 'GET' as const,
@@ -33,7 +20,9 @@ const get = (origin: string, retry = true) => ({
 
 describe('sendRequest', () => {
   it('sends User-Agent tokencli/<version> and returns status, headers and body', async () => {
-    server = await startServer((_req, res) => json(res, 200, { ok: true }, { 'x-extra': 'yes' }));
+    const server = await startServerForTest((_req, res) =>
+      json(res, 200, { ok: true }, { 'x-extra': 'yes' }),
+    );
     const res = await sendRequest(testHttp(), get(server.origin));
     expect(USER_AGENT).toBe(`tokencli/${VERSION}`);
     expect(server.requests[0]?.headers['user-agent']).toBe(`tokencli/${VERSION}`);
@@ -43,7 +32,7 @@ describe('sendRequest', () => {
   });
 
   it('gives up on a hung service near the timeout: exit 5, "timed out after 1 s", hint --timeout', async () => {
-    server = await startServer(() => {
+    const server = await startServerForTest(() => {
       /* never answers */
     });
     const started = Date.now();
@@ -59,7 +48,7 @@ describe('sendRequest', () => {
   });
 
   it('times out a body that stops halfway', async () => {
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       res.write('{"access_token":');
     });
@@ -69,7 +58,7 @@ describe('sendRequest', () => {
   });
 
   it('retries 429 with Retry-After in seconds, then succeeds', async () => {
-    server = await startServer((_req, res, _body, i) => {
+    const server = await startServerForTest((_req, res, _body, i) => {
       if (i === 0) json(res, 429, { error: 'slow_down' }, { 'retry-after': '3' });
       else json(res, 200, { ok: true });
     });
@@ -81,7 +70,7 @@ describe('sendRequest', () => {
   });
 
   it('retries 503 with Retry-After as an HTTP-date', async () => {
-    server = await startServer((_req, res, _body, i) => {
+    const server = await startServerForTest((_req, res, _body, i) => {
       if (i === 0) json(res, 503, {}, { 'retry-after': new Date(Date.now() + 5000).toUTCString() });
       else json(res, 200, { ok: true });
     });
@@ -99,19 +88,20 @@ describe('sendRequest', () => {
       [500, { 'retry-after': '1' }],
       [503, { 'retry-after': 'soon' }],
     ] as const) {
-      server = await startServer((_req, res) => json(res, status, {}, headers));
+      const server = await startServerForTest((_req, res) => json(res, status, {}, headers));
       const http = testHttp();
       const res = await sendRequest(http, get(server.origin));
       expect(res.status).toBe(status);
       expect(server.requests).toHaveLength(1);
       expect(http.slept).toStrictEqual([]);
       await server.close();
-      server = undefined;
     }
   });
 
   it('caps 503 retries at 2 (three attempts) and returns the last answer', async () => {
-    server = await startServer((_req, res) => json(res, 503, { error: 'down' }, { 'retry-after': '0' }));
+    const server = await startServerForTest((_req, res) =>
+      json(res, 503, { error: 'down' }, { 'retry-after': '0' }),
+    );
     const http = testHttp();
     const res = await sendRequest(http, get(server.origin));
     expect(res.status).toBe(503);
@@ -120,7 +110,7 @@ describe('sendRequest', () => {
   });
 
   it('never retries when the caller says so (authorization_code)', async () => {
-    server = await startServer((_req, res) => json(res, 503, {}, { 'retry-after': '1' }));
+    const server = await startServerForTest((_req, res) => json(res, 503, {}, { 'retry-after': '1' }));
     const http = testHttp();
     expect((await sendRequest(http, get(server.origin, false))).status).toBe(503);
     expect(server.requests).toHaveLength(1);
@@ -157,7 +147,7 @@ describe('sendRequest', () => {
 
   it('does not follow redirects: the 3xx comes back to the caller', async () => {
     let followed = false;
-    server = await startServer((req, res) => {
+    const server = await startServerForTest((req, res) => {
       if (req.url === '/elsewhere') followed = true;
       res.writeHead(307, { location: '/elsewhere' });
       res.end();
@@ -170,7 +160,7 @@ describe('sendRequest', () => {
   });
 
   it('cuts off a body over 1 MiB and reports it (exit 5)', async () => {
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`{"a":"${'x'.repeat(2 * 1024 * 1024)}"}`);
     });
@@ -184,7 +174,7 @@ describe('sendRequest', () => {
 
   it('accepts a body of exactly 1 MiB', async () => {
     const body = 'y'.repeat(1024 * 1024);
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(body);
     });
@@ -192,7 +182,7 @@ describe('sendRequest', () => {
   });
 
   it("stops at once with the caller's abort reason (Ctrl-C)", async () => {
-    server = await startServer(() => {
+    const server = await startServerForTest(() => {
       /* never answers */
     });
     const controller = new AbortController();

@@ -3,9 +3,7 @@
  * (SPEC.md §2.4): verification always on, a failure names --ca-file / NODE_EXTRA_CA_CERTS, and either
  * of them makes the same request succeed.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hintFor } from '../../src/cli/error-hints.js';
@@ -14,19 +12,10 @@ import { ExitCode, InputError } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';
 import { described } from '../helpers/described.js';
+import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
 import { json, type LoopbackServer, startServer, testHttp } from './loopback-server.js';
 
-function opensslAvailable(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const HAS_OPENSSL = opensslAvailable();
-
-describe.skipIf(!HAS_OPENSSL)(
+describe.skipIf(opensslMissing !== undefined)(
   'TLS (skipped: openssl is not installed, so no test certificate can be made)',
   () => {
     let dir: string;
@@ -35,30 +24,10 @@ describe.skipIf(!HAS_OPENSSL)(
     const savedExtra = process.env.NODE_EXTRA_CA_CERTS;
 
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'tokencli-tls-'));
-      certFile = join(dir, 'cert.pem');
-      const keyFile = join(dir, 'key.pem');
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-days',
-          '2',
-          '-keyout',
-          keyFile,
-          '-out',
-          certFile,
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-        ],
-        { stdio: 'ignore' },
-      );
+      const files = selfSignedCertificate('/CN=127.0.0.1', ['-addext', 'subjectAltName=IP:127.0.0.1']);
+      dir = files.dir;
+      certFile = files.certFile;
+      const keyFile = files.keyFile;
       server = await startServer((_req, res) => json(res, 200, { ok: true }), {
         key: readFileSync(keyFile),
         cert: readFileSync(certFile),
@@ -66,7 +35,6 @@ describe.skipIf(!HAS_OPENSSL)(
     });
     afterAll(async () => {
       await server?.close();
-      rmSync(dir, { recursive: true, force: true });
     });
     afterEach(() => {
       if (savedExtra === undefined) delete process.env.NODE_EXTRA_CA_CERTS;

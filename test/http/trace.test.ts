@@ -2,12 +2,13 @@
  * The `--verbose` trace over real loopback exchanges: one line per request and response, and no
  * planted canary secret anywhere in it (SPEC.md §2.2, §2.4) — whether sent, returned or echoed.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestToken } from '../../src/oauth/token-request.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
 import type { GrantRequest } from '../../src/oauth/types.js';
 import { GrantType } from '../../src/protocol/grants.js';
-import { type LoopbackServer, startServer, testClient, testHttp } from './loopback-server.js';
+import { rejectionOf } from '../helpers/rejection.js';
+import { startServerForTest, testClient, testHttp } from './loopback-server.js';
 
 const CANARY = {
   clientSecret: 'CANARY-client-secret-1',
@@ -33,26 +34,13 @@ function expectNoCanary(lines: string[]): void {
   expect(text).not.toContain('CANARY');
 }
 
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 const CLIENT_CREDENTIALS: GrantRequest = {
   grant_type: GrantType.clientCredentials,
   email: 'demo@example.com',
   password: CANARY.password,
 };
 
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  const outcome = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(outcome instanceof Error)) throw new Error('expected a failure');
-  return outcome;
-}
+const failureOf = (promise: Promise<unknown>) => rejectionOf(promise, Error);
 
 const GRANTS: [string, GrantRequest][] = [
   [
@@ -75,7 +63,7 @@ const GRANTS: [string, GrantRequest][] = [
 
 describe('the verbose trace', () => {
   it.each(GRANTS)('%s: a request and a response line, no secret sent or returned', async (_name, grant) => {
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(200, {
         'content-type': 'application/json',
         'set-cookie': `sid=${CANARY.newAccessToken}`,
@@ -109,7 +97,7 @@ describe('the verbose trace', () => {
   });
 
   it('tokeninfo: the Authorization header and the returned tokens are redacted', async () => {
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -133,7 +121,7 @@ describe('the verbose trace', () => {
   });
 
   it('errors, echoes, HTML and redirects carrying secrets stay redacted, across retries', async () => {
-    server = await startServer((req, res, body, i) => {
+    let server = await startServerForTest((req, res, body, i) => {
       if (i === 0) {
         res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/html' });
         res.end(`<html><body>echo: ${body} ${decodeURIComponent(body)}</body></html>`);
@@ -162,7 +150,7 @@ describe('the verbose trace', () => {
     expectNoCanary([error.message]);
 
     await server.close();
-    server = await startServer((_req, res) => {
+    server = await startServerForTest((_req, res) => {
       res.writeHead(302, {
         location: `https://elsewhere.example/cb?code=${CANARY.code}&access_token=${CANARY.accessToken}`,
       });
@@ -178,7 +166,7 @@ describe('the verbose trace', () => {
   });
 
   it('strips control characters from trace lines', async () => {
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('boom\u001b[2J\r\nline two');
     });

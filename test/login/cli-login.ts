@@ -6,6 +6,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { expect } from 'vitest';
 import { BIN, type CliResult, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { clientEnv } from '../helpers/client-env.js';
 
 /** Any free port, no browser: the redirect URI most login tests use. */
 export const ANY_PORT = ['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'];
@@ -15,13 +16,7 @@ export const ANY_PORT = ['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/c
  * the login itself can yield a token.
  */
 export function demoLoginEnv(baseUrl: string, configDir = tempDir()): Record<string, string> {
-  return {
-    TOKENCLI_BASE_URL: baseUrl,
-    TOKENCLI_CLIENT_ID: 'demo-client',
-    TOKENCLI_CLIENT_SECRET: 'demo-secret',
-    TOKENCLI_STORE: 'file',
-    TOKENCLI_CONFIG_DIR: configDir,
-  };
+  return clientEnv(baseUrl, { id: 'demo-client', secret: 'demo-secret' }, configDir);
 }
 
 /** Nothing stored: `tokencli token` (no email or password around) finds nothing and exits 4. */

@@ -14,6 +14,7 @@ import type { ServiceClient } from '../../src/oauth/types.js';
 import { GrantType } from '../../src/protocol/grants.js';
 import { demoServiceConfig, startTokenService, type TokenServiceHandle } from '../../src/server/index.js';
 import { described } from '../helpers/described.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { testHttp } from '../http/loopback-server.js';
 
 let service: TokenServiceHandle;
@@ -40,14 +41,7 @@ const demoUser = {
   password: 'demo-password',
 } as const;
 
-async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
-  const outcome = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(outcome).toBeInstanceOf(ServiceError);
-  return outcome as ServiceError;
-}
+const serviceError = (promise: Promise<unknown>) => rejectionOf(promise, ServiceError);
 
 describe('against the local token service', () => {
   it('obtains a client-credentials token and reads its information', async () => {

@@ -2,7 +2,7 @@
  * requestToken against a real loopback server: what goes on the wire (SPEC.md §2.4) and how every
  * kind of answer comes back (SPEC.md §1, §2.6).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
@@ -12,21 +12,15 @@ import type { GrantRequest } from '../../src/oauth/types.js';
 import { GrantType } from '../../src/protocol/grants.js';
 import { VERSION } from '../../src/version.js';
 import { described } from '../helpers/described.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import {
   FIXED_NOW,
   json,
-  type LoopbackServer,
-  startServer,
+  startServerForTest,
   TOKEN_BODY,
   testClient,
   testHttp,
 } from '../http/loopback-server.js';
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const CLIENT_CREDENTIALS: GrantRequest = {
   grant_type: GrantType.clientCredentials,
@@ -34,19 +28,11 @@ const CLIENT_CREDENTIALS: GrantRequest = {
   password: 'p&ss=word +1',
 };
 
-async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError);
-    return error as ServiceError;
-  }
-  throw new Error('expected a ServiceError');
-}
+const serviceError = (promise: Promise<unknown>) => rejectionOf(promise, ServiceError);
 
 describe('requestToken: the request', () => {
   it('POSTs every parameter form-encoded with an empty query, and normalises the answer', async () => {
-    server = await startServer((_req, res) => json(res, 200, TOKEN_BODY));
+    const server = await startServerForTest((_req, res) => json(res, 200, TOKEN_BODY));
     const tokens = await requestToken(
       testClient(server.origin, testHttp(), 'demo-secret'),
       CLIENT_CREDENTIALS,
@@ -74,7 +60,7 @@ describe('requestToken: the request', () => {
   });
 
   it('sends endOtherSessions=True only when asked', async () => {
-    server = await startServer((_req, res) => json(res, 200, TOKEN_BODY));
+    const server = await startServerForTest((_req, res) => json(res, 200, TOKEN_BODY));
     const client = testClient(server.origin, testHttp(), 'demo-secret');
     await requestToken(client, { grant_type: GrantType.refreshToken, refresh_token: 'rt' });
     await requestToken(
@@ -98,7 +84,7 @@ describe('requestToken: the request', () => {
     ['/', '/v2/oauth/token'],
     ['', '/v2/oauth/token'],
   ])('honours the base URL path prefix %j', async (prefix, path) => {
-    server = await startServer((_req, res) => json(res, 200, TOKEN_BODY));
+    const server = await startServerForTest((_req, res) => json(res, 200, TOKEN_BODY));
     await requestToken(
       testClient(`${server.origin}${prefix}`, testHttp(), 'demo-secret'),
       CLIENT_CREDENTIALS,
@@ -107,7 +93,9 @@ describe('requestToken: the request', () => {
   });
 
   it('sends the authorization_code fields, and never retries that grant', async () => {
-    server = await startServer((_req, res) => json(res, 503, { error: 'down' }, { 'retry-after': '0' }));
+    const server = await startServerForTest((_req, res) =>
+      json(res, 503, { error: 'down' }, { 'retry-after': '0' }),
+    );
     const http = testHttp();
     const error = await serviceError(
       requestToken(testClient(server.origin, http, 'demo-secret'), {
@@ -131,7 +119,7 @@ describe('requestToken: the request', () => {
   });
 
   it('retries other grants on 503 + Retry-After, then succeeds', async () => {
-    server = await startServer((_req, res, _body, i) =>
+    const server = await startServerForTest((_req, res, _body, i) =>
       i < 2 ? json(res, 503, {}, { 'retry-after': '1' }) : json(res, 200, TOKEN_BODY),
     );
     const http = testHttp();
@@ -142,7 +130,7 @@ describe('requestToken: the request', () => {
   });
 
   it('sends a SAML response as a form value', async () => {
-    server = await startServer((_req, res) => json(res, 200, TOKEN_BODY));
+    const server = await startServerForTest((_req, res) => json(res, 200, TOKEN_BODY));
     await requestToken(testClient(server.origin, testHttp(), 'demo-secret'), {
       grant_type: GrantType.saml2Bearer,
       SAMLResponse: 'PHNhbWw+PC9zYW1sPg==',
@@ -276,7 +264,7 @@ describe('requestToken: the answers', () => {
   ];
 
   it.each(shapes)('turns %s into the right ServiceError', async (_name, status, body, expected) => {
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       const isText = typeof body === 'string';
       const html = isText && body.startsWith('<');
       res.writeHead(status, { 'content-type': html ? 'text/html' : 'application/json' });
@@ -290,7 +278,9 @@ describe('requestToken: the answers', () => {
   });
 
   it('accepts a UTF-8 byte-order mark before the JSON', async () => {
-    server = await startServer((_req, res) => json(res, 200, `\ufeff${JSON.stringify(TOKEN_BODY)}`));
+    const server = await startServerForTest((_req, res) =>
+      json(res, 200, `\ufeff${JSON.stringify(TOKEN_BODY)}`),
+    );
     const tokens = await requestToken(
       testClient(server.origin, testHttp(), 'demo-secret'),
       CLIENT_CREDENTIALS,
@@ -299,7 +289,9 @@ describe('requestToken: the answers', () => {
   });
 
   it('refuses a token that is not a Bearer token, with a hint about the token type (RFC 6749 §7.1)', async () => {
-    server = await startServer((_req, res) => json(res, 200, { ...TOKEN_BODY, token_type: 'mac' }));
+    const server = await startServerForTest((_req, res) =>
+      json(res, 200, { ...TOKEN_BODY, token_type: 'mac' }),
+    );
     const error = await serviceError(
       requestToken(testClient(server.origin, testHttp(), 'demo-secret'), CLIENT_CREDENTIALS),
     );
@@ -312,7 +304,7 @@ describe('requestToken: the answers', () => {
   });
 
   it('reports a redirect without following it or re-sending the credentials', async () => {
-    server = await startServer((req, res) => {
+    const server = await startServerForTest((req, res) => {
       res.writeHead(302, { location: `http://127.0.0.1:${server?.port}/login?next=token` });
       res.end(req.url);
     });
@@ -328,7 +320,7 @@ describe('requestToken: the answers', () => {
   });
 
   it('keeps secrets out of the error even when the service echoes them', async () => {
-    server = await startServer((_req, res, body) =>
+    const server = await startServerForTest((_req, res, body) =>
       json(res, 400, {
         error: 'invalid_request',
         error_description: `you sent: ${decodeURIComponent(body)}`,

@@ -1,25 +1,12 @@
 /** fetchTokenInfo against a real loopback server (SPEC.md §1 rule 8-9, §2.4, §2.6). */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
 import { VERSION } from '../../src/version.js';
 import { described } from '../helpers/described.js';
-import {
-  FIXED_NOW,
-  json,
-  type LoopbackServer,
-  startServer,
-  testClient,
-  testHttp,
-} from '../http/loopback-server.js';
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+import { FIXED_NOW, json, startServerForTest, testClient, testHttp } from '../http/loopback-server.js';
 
 const INFO = {
   access_token: 'at-123',
@@ -34,7 +21,7 @@ const INFO = {
 
 describe('fetchTokenInfo', () => {
   it('GETs tokeninfo with the Bearer header and client_id in the query, and normalises the answer', async () => {
-    server = await startServer((_req, res) => json(res, 200, INFO));
+    const server = await startServerForTest((_req, res) => json(res, 200, INFO));
     const info = await fetchTokenInfo(testClient(`${server.origin}/prefix/`, testHttp()), 'at-123');
     const [req] = server.requests;
     expect(req?.method).toBe('GET');
@@ -51,7 +38,7 @@ describe('fetchTokenInfo', () => {
   });
 
   it('encodes an unusual client id in the query', async () => {
-    server = await startServer((_req, res) => json(res, 200, INFO));
+    const server = await startServerForTest((_req, res) => json(res, 200, INFO));
     await fetchTokenInfo({ ...testClient(server.origin, testHttp()), clientId: 'a b&c=d' }, 'at-123');
     expect(new URL(server.requests[0]?.url ?? '', server.origin).searchParams.get('client_id')).toBe(
       'a b&c=d',
@@ -59,7 +46,7 @@ describe('fetchTokenInfo', () => {
   });
 
   it('reports an invalid token (401 + WWW-Authenticate) as a refusal, exit 3', async () => {
-    server = await startServer((_req, res) => {
+    const server = await startServerForTest((_req, res) => {
       res.writeHead(401, {
         'www-authenticate': 'Bearer error="invalid_token", error_description="the token expired"',
       });
@@ -80,7 +67,7 @@ describe('fetchTokenInfo', () => {
   });
 
   it('reports the refresh-token refusal (400) with a tokeninfo hint', async () => {
-    server = await startServer((_req, res) =>
+    const server = await startServerForTest((_req, res) =>
       json(res, 400, {
         error: 'invalid_request',
         error_description: 'refresh token information is not supported',
@@ -100,7 +87,7 @@ describe('fetchTokenInfo', () => {
   it.each([['at 123'], ['at\r\nX-Injected: 1'], ['']])(
     'refuses a token that cannot go in a header (%j) before sending anything',
     async (token) => {
-      server = await startServer((_req, res) => json(res, 200, INFO));
+      const server = await startServerForTest((_req, res) => json(res, 200, INFO));
       const error = await fetchTokenInfo(testClient(server.origin, testHttp()), token).catch(
         (e: unknown) => e,
       );
@@ -112,7 +99,7 @@ describe('fetchTokenInfo', () => {
   );
 
   it('rejects a 200 with no token information (exit 5)', async () => {
-    server = await startServer((_req, res) => json(res, 200, { hello: 'world' }));
+    const server = await startServerForTest((_req, res) => json(res, 200, { hello: 'world' }));
     const error = await fetchTokenInfo(testClient(server.origin, testHttp()), 'at-123').catch(
       (e: unknown) => e,
     );

@@ -2,7 +2,7 @@ import { DOMParser } from '@xmldom/xmldom';
 import { describe, expect, it } from 'vitest';
 import { buildAssertion, escapeXml, newAssertionId } from '../../src/saml/build-assertion.js';
 import { CONFIRMATION_BEARER, NAMEID_EMAIL, NS } from '../../src/saml/constants.js';
-import { AUDIENCE, ISSUER, NOW, USER } from './fixtures.js';
+import { AUDIENCE, ISSUER, NOW, USER } from '../helpers/saml.js';
 
 function parse(xml: string) {
   const root = new DOMParser().parseFromString(xml, 'application/xml').documentElement;

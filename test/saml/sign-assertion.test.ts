@@ -8,17 +8,13 @@ import { signAssertion } from '../../src/saml/sign-assertion.js';
 import {
   assertionXml,
   type CertifiedKey,
-  type KeyPair,
+  keyPairForFile,
   opensslCertificate,
   opensslMissing,
   responseXml,
-  rsaKeyPair,
-} from './fixtures.js';
+} from '../helpers/saml.js';
 
-let idp: KeyPair;
-beforeAll(() => {
-  idp = rsaKeyPair();
-});
+const idp = keyPairForFile();
 
 function usageError(run: () => unknown): TokencliError {
   try {

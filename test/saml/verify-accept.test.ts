@@ -1,25 +1,21 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signAssertion } from '../../src/saml/sign-assertion.js';
 import { verifySamlBearer } from '../../src/saml/verify.js';
 import {
   AUDIENCE,
   assertionXml,
   b64,
-  type KeyPair,
+  keyPairForFile,
   NOW,
   opensslCertificate,
   opensslMissing,
   rawSign,
   responseXml,
-  rsaKeyPair,
   USER,
   verifyOptions,
-} from './fixtures.js';
+} from '../helpers/saml.js';
 
-let idp: KeyPair;
-beforeAll(() => {
-  idp = rsaKeyPair();
-});
+const idp = keyPairForFile();
 
 describe('verifySamlBearer accepts', () => {
   it('an assertion built and signed here, checked against the registered public key', () => {

@@ -1,6 +1,17 @@
 import { describe, expect, test } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { DEMO, exchangeCode, obtainCode, pkcePair, postToken, startService, tokenInfo } from './helpers.js';
+import {
+  DEMO,
+  exchangeCode,
+  obtainCode,
+  pkcePair,
+  postToken,
+  refreshGrant,
+  startService,
+  tokenInfo,
+  withDemoApp,
+  withOtherClient,
+} from './helpers.js';
 
 const INVALID = { error: 'invalid_grant', error_description: 'the authorization code is invalid or expired' };
 
@@ -32,11 +43,7 @@ describe('authorization code exchange', () => {
   });
 
   test('no refresh token for an app without refresh support (SPEC.md §1 rule 2)', async () => {
-    const config = demoServiceConfig();
-    const app = config.apps[0];
-    if (!app) throw new Error('no app');
-    app.refresh_tokens = false;
-    const service = await startService(config);
+    const service = await startService(withDemoApp({ refresh_tokens: false }));
     const { code } = await obtainCode(service.baseUrl);
     const r = await exchangeCode(service.baseUrl, code);
     expect(r.status).toBe(200);
@@ -75,12 +82,7 @@ describe('authorization code exchange', () => {
       error_description: 'the authorization code was already used; the tokens issued for it are revoked',
     });
     expect((await tokenInfo(service.baseUrl, first.body.access_token as string)).status).toBe(401);
-    const refresh = await postToken(service.baseUrl, {
-      grant_type: 'refresh_token',
-      client_id: DEMO.clientId,
-      client_secret: DEMO.clientSecret,
-      refresh_token: first.body.refresh_token as string,
-    });
+    const refresh = await refreshGrant(service.baseUrl, first.body.refresh_token as string);
     expect(refresh.status).toBe(400);
   });
 
@@ -105,16 +107,7 @@ describe('authorization code exchange', () => {
   });
 
   test('another client cannot exchange the code', async () => {
-    const config = demoServiceConfig();
-    config.apps.push({
-      client_id: 'other-client',
-      client_secret: 'other-secret',
-      app_name: 'Other',
-      redirect_uris: [DEMO.redirectUri],
-      grants: ['authorization_code'],
-      refresh_tokens: false,
-    });
-    const service = await startService(config);
+    const service = await startService(withOtherClient());
     const { code } = await obtainCode(service.baseUrl);
     const r = await exchangeCode(service.baseUrl, code, {
       client_id: 'other-client',

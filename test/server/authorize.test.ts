@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { demoServiceConfig } from '../../src/server/index.js';
-import { DEMO, pkcePair, postLogin, rawRequest, startService } from './helpers.js';
+import { DEMO, pkcePair, postLogin, rawRequest, startService, withDemoApp } from './helpers.js';
 
 async function getAuthorize(baseUrl: string, params: Record<string, string>): Promise<Response> {
   return fetch(`${baseUrl}/v2/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
@@ -65,11 +64,7 @@ describe('the login page', () => {
   });
 
   test('escapes everything it echoes', async () => {
-    const config = demoServiceConfig();
-    const app = config.apps[0];
-    if (!app) throw new Error('no app');
-    app.app_name = 'Evil <b>"App"</b> & \'co\'';
-    const service = await startService(config);
+    const service = await startService(withDemoApp({ app_name: 'Evil <b>"App"</b> & \'co\'' }));
     const r = await getAuthorize(service.baseUrl, {
       client_id: DEMO.clientId,
       state: '"><script>alert(1)</script>',
@@ -141,11 +136,9 @@ describe('successful login', () => {
   });
 
   test("the redirect URI's own query is kept", async () => {
-    const config = demoServiceConfig();
-    const app = config.apps[0];
-    if (!app) throw new Error('no app');
-    app.redirect_uris = ['https://app.example/cb?tenant=a%20b&x=1'];
-    const service = await startService(config);
+    const service = await startService(
+      withDemoApp({ redirect_uris: ['https://app.example/cb?tenant=a%20b&x=1'] }),
+    );
     const r = await postLogin(service.baseUrl, { client_id: DEMO.clientId, state: 's' });
     expect(r.headers.get('location')).toMatch(
       /^https:\/\/app\.example\/cb\?tenant=a%20b&x=1&code=[A-Za-z0-9_-]{43}&state=s$/,
@@ -305,12 +298,9 @@ describe('requests refused back at the validated redirect URI (RFC 6749 §4.1.2.
   });
 
   test('an app not enabled for the authorization-code flow: unauthorized_client', async () => {
-    const config = demoServiceConfig();
-    const app = config.apps[0];
-    if (!app) throw new Error('no app');
-    app.grants = ['client_credentials'];
-    app.refresh_tokens = false;
-    const service = await startService(config);
+    const service = await startService(
+      withDemoApp({ grants: ['client_credentials'], refresh_tokens: false }),
+    );
     const r = await getAuthorize(service.baseUrl, { client_id: DEMO.clientId, state: 's' });
     expect(r.status).toBe(302);
     const location = new URL(r.headers.get('location') ?? '');

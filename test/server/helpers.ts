@@ -3,7 +3,6 @@
  * wraps the HTTP calls the tests make. Everything goes over real HTTP.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { afterEach } from 'vitest';
 import {
   demoServiceConfig,
@@ -12,6 +11,7 @@ import {
   type TokenServiceHandle,
   type TokenServiceOptions,
 } from '../../src/server/index.js';
+import { type RawResponse, rawHttp } from '../helpers/raw-http.js';
 
 export const DEMO = {
   clientId: 'demo-client',
@@ -19,6 +19,38 @@ export const DEMO = {
   redirectUri: 'http://127.0.0.1:8765/callback',
   email: 'demo@example.com',
   password: 'demo-password',
+} as const;
+
+/** The demo configuration, its app's fields replaced by `changes`. */
+export function withDemoApp(changes: Partial<ServiceConfig['apps'][number]>): ServiceConfig {
+  const config = demoServiceConfig();
+  const app = config.apps[0];
+  if (!app) throw new Error('the demo configuration has no app');
+  Object.assign(app, changes);
+  return config;
+}
+
+/** The demo configuration plus a second app, `other-client`, to check what one client cannot do with another's. */
+export function withOtherClient(refreshTokens = false): ServiceConfig {
+  const config = demoServiceConfig();
+  config.apps.push({
+    client_id: 'other-client',
+    client_secret: 'other-secret',
+    app_name: 'Other',
+    redirect_uris: [DEMO.redirectUri],
+    grants: refreshTokens ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
+    refresh_tokens: refreshTokens,
+  });
+  return config;
+}
+
+/** The platform's 403 body for credentials it refuses (subcode 017). */
+export const REFUSED_CREDENTIALS_BODY = {
+  error: {
+    code: 403,
+    message: 'Credential provided is invalid. or there was problem with your account.',
+    subcode: '017',
+  },
 } as const;
 
 /** A clock the test advances by hand. */
@@ -81,15 +113,35 @@ export async function postToken(
   return json(response);
 }
 
+/** A grant as the demo app: its client id and secret, then `fields` (which may override them). */
+function demoAppGrant(
+  baseUrl: string,
+  grantType: string,
+  fields: Record<string, string>,
+): Promise<JsonResponse> {
+  return postToken(baseUrl, {
+    grant_type: grantType,
+    client_id: DEMO.clientId,
+    client_secret: DEMO.clientSecret,
+    ...fields,
+  });
+}
+
+/** The refresh-token grant with the demo app's credentials; `extra` adds or overrides fields. */
+export function refreshGrant(
+  baseUrl: string,
+  refreshToken: string,
+  extra: Record<string, string> = {},
+): Promise<JsonResponse> {
+  return demoAppGrant(baseUrl, 'refresh_token', { refresh_token: refreshToken, ...extra });
+}
+
 /** The client-credentials grant with the demo app and user, fields overridable. */
 export function clientCredentials(
   baseUrl: string,
   overrides: Record<string, string> = {},
 ): Promise<JsonResponse> {
-  return postToken(baseUrl, {
-    grant_type: 'client_credentials',
-    client_id: DEMO.clientId,
-    client_secret: DEMO.clientSecret,
+  return demoAppGrant(baseUrl, 'client_credentials', {
     email: DEMO.email,
     password: DEMO.password,
     ...overrides,
@@ -157,20 +209,10 @@ export function exchangeCode(
   code: string,
   extra: Record<string, string> = {},
 ): Promise<JsonResponse> {
-  return postToken(baseUrl, {
-    grant_type: 'authorization_code',
-    client_id: DEMO.clientId,
-    client_secret: DEMO.clientSecret,
-    code,
-    ...extra,
-  });
+  return demoAppGrant(baseUrl, 'authorization_code', { code, ...extra });
 }
 
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+export type { RawResponse };
 
 /**
  * A request through node:http, for what fetch will not send: a chosen Host header, an odd
@@ -187,25 +229,14 @@ export function rawRequest(
   } = {},
 ): Promise<RawResponse> {
   const url = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port,
-        path,
-        method: options.method ?? 'GET',
-        headers: options.headers,
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => {
-          body += d;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  return rawHttp(
+    {
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port,
+      path,
+      method: options.method ?? 'GET',
+      headers: options.headers,
+    },
+    { body: options.body },
+  );
 }

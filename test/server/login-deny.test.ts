@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { DEMO, postLogin, startService } from './helpers.js';
+import { DEMO, postLogin, startService, withDemoApp } from './helpers.js';
 
 const AUTHORIZE = {
   client_id: DEMO.clientId,
@@ -44,11 +44,9 @@ test('Deny: 302 to the redirect URI with error=access_denied and the state, and 
 });
 
 test('Deny keeps the redirect URI query (RFC 6749 §4.1.2.1)', async () => {
-  const config = demoServiceConfig();
-  const app = config.apps[0];
-  if (!app) throw new Error('no demo app');
-  app.redirect_uris = ['http://127.0.0.1:8765/callback?tenant=a'];
-  const service = await startService(config);
+  const service = await startService(
+    withDemoApp({ redirect_uris: ['http://127.0.0.1:8765/callback?tenant=a'] }),
+  );
   const r = await fetch(`${service.baseUrl}/v2/oauth/authorize`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -1,16 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { DEMO, exchangeCode, obtainCode, postToken, startService, tokenInfo } from './helpers.js';
-
-function refresh(baseUrl: string, refreshToken: string, extra: Record<string, string> = {}) {
-  return postToken(baseUrl, {
-    grant_type: 'refresh_token',
-    client_id: DEMO.clientId,
-    client_secret: DEMO.clientSecret,
-    refresh_token: refreshToken,
-    ...extra,
-  });
-}
+import {
+  DEMO,
+  exchangeCode,
+  obtainCode,
+  postToken,
+  refreshGrant,
+  startService,
+  tokenInfo,
+  withOtherClient,
+} from './helpers.js';
 
 async function login(baseUrl: string): Promise<{ access: string; refresh: string }> {
   const { code } = await obtainCode(baseUrl);
@@ -28,7 +27,7 @@ describe('refresh token grant', () => {
     const service = await startService();
     const tokens = await login(service.baseUrl);
     service.clock.advance(100);
-    const r = await refresh(service.baseUrl, tokens.refresh);
+    const r = await refreshGrant(service.baseUrl, tokens.refresh);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       access_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
@@ -41,7 +40,7 @@ describe('refresh token grant', () => {
     });
     expect(r.body.access_token).not.toBe(tokens.access);
     // Not rotated: the same refresh token keeps working.
-    expect((await refresh(service.baseUrl, tokens.refresh)).status).toBe(200);
+    expect((await refreshGrant(service.baseUrl, tokens.refresh)).status).toBe(200);
     // The earlier access token is not revoked by a refresh.
     expect((await tokenInfo(service.baseUrl, tokens.access)).status).toBe(200);
   });
@@ -50,11 +49,11 @@ describe('refresh token grant', () => {
     const service = await startService();
     const tokens = await login(service.baseUrl);
     service.clock.advance(2592000 - 1);
-    const last = await refresh(service.baseUrl, tokens.refresh);
+    const last = await refreshGrant(service.baseUrl, tokens.refresh);
     expect(last.status).toBe(200);
     expect(last.body.refresh_token_expires_in).toBe(1);
     service.clock.advance(1);
-    const late = await refresh(service.baseUrl, tokens.refresh);
+    const late = await refreshGrant(service.baseUrl, tokens.refresh);
     expect(late.status).toBe(400);
     expect(late.body).toEqual(INVALID);
   });
@@ -63,18 +62,18 @@ describe('refresh token grant', () => {
     const service = await startService({ ...demoServiceConfig(), refresh_token_ttl: 120 });
     const tokens = await login(service.baseUrl);
     service.clock.advance(120);
-    expect((await refresh(service.baseUrl, tokens.refresh)).body).toEqual(INVALID);
+    expect((await refreshGrant(service.baseUrl, tokens.refresh)).body).toEqual(INVALID);
   });
 
   test('an access token is not a refresh token', async () => {
     const service = await startService();
     const tokens = await login(service.baseUrl);
-    expect((await refresh(service.baseUrl, tokens.access)).body).toEqual(INVALID);
+    expect((await refreshGrant(service.baseUrl, tokens.access)).body).toEqual(INVALID);
   });
 
   test('an unknown refresh token is invalid_grant', async () => {
     const service = await startService();
-    const r = await refresh(service.baseUrl, 'unknown');
+    const r = await refreshGrant(service.baseUrl, 'unknown');
     expect(r.status).toBe(400);
     expect(r.body).toEqual(INVALID);
   });
@@ -90,18 +89,9 @@ describe('refresh token grant', () => {
   });
 
   test("another client's refresh token is refused", async () => {
-    const config = demoServiceConfig();
-    config.apps.push({
-      client_id: 'other-client',
-      client_secret: 'other-secret',
-      app_name: 'Other',
-      redirect_uris: [DEMO.redirectUri],
-      grants: ['authorization_code', 'refresh_token'],
-      refresh_tokens: true,
-    });
-    const service = await startService(config);
+    const service = await startService(withOtherClient(true));
     const tokens = await login(service.baseUrl);
-    const r = await refresh(service.baseUrl, tokens.refresh, {
+    const r = await refreshGrant(service.baseUrl, tokens.refresh, {
       client_id: 'other-client',
       client_secret: 'other-secret',
     });

@@ -4,11 +4,9 @@
  */
 
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { runCli, startServe, tempDir } from '../helpers/cli.js';
+import { runCli, serviceConfigFile, startServe } from '../helpers/cli.js';
 import { clientCredentials, DEMO, rawRequest, tokenInfo } from './helpers.js';
 
 describe('tokencli serve', () => {
@@ -82,23 +80,18 @@ describe('tokencli serve', () => {
   });
 
   test('--config runs that configuration and prints no demo credentials', async () => {
-    const dir = tempDir();
-    const config = join(dir, 'service.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        apps: [
-          {
-            client_id: 'mine',
-            client_secret: 'my-secret',
-            app_name: 'Mine',
-            redirect_uris: ['http://127.0.0.1:9000/cb'],
-            grants: ['client_credentials'],
-          },
-        ],
-        users: [{ email: 'me@example.com', password: 'pw' }],
-      }),
-    );
+    const config = serviceConfigFile({
+      apps: [
+        {
+          client_id: 'mine',
+          client_secret: 'my-secret',
+          app_name: 'Mine',
+          redirect_uris: ['http://127.0.0.1:9000/cb'],
+          grants: ['client_credentials'],
+        },
+      ],
+      users: [{ email: 'me@example.com', password: 'pw' }],
+    });
     const serve = await startServe(['--config', config]);
     try {
       expect(serve.logs()).not.toContain('demo');
@@ -127,30 +120,25 @@ describe('tokencli serve', () => {
   });
 
   test('an invalid configuration is exit 2 naming the key', async () => {
-    const dir = tempDir();
-    const config = join(dir, 'bad.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
+    const config = serviceConfigFile(
+      {
         apps: [{ client_id: 'a', client_secret: 'b', app_name: 'c', redirect_uris: ['x', 'relative/cb'] }],
         users: [{ email: 'a@b.c', password: 'p' }],
-      }),
+      },
+      { name: 'bad.json' },
     );
     const r = await runCli(['serve', '--port', '0', '--config', config]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `error: ${config}: apps[0].redirect_uris[0]: must be an absolute URI\n` +
-        'hint: fix the configuration file; its format is described in README.md (tokencli serve)\n',
+        'hint: fix the configuration file; its format is described in docs/serve.md (Configuration)\n',
     );
   });
 
   test('a token_type the service does not offer is exit 2 naming the key', async () => {
-    const dir = tempDir();
-    const config = join(dir, 'bad-token-type.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
+    const config = serviceConfigFile(
+      {
         apps: [
           {
             client_id: 'a',
@@ -161,14 +149,15 @@ describe('tokencli serve', () => {
           },
         ],
         users: [{ email: 'a@b.c', password: 'p' }],
-      }),
+      },
+      { name: 'bad-token-type.json' },
     );
     const r = await runCli(['serve', '--port', '0', '--config', config]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `error: ${config}: apps[0].token_type: must be one of "BearerToken", "Bearer", "bearer" (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)\n` +
-        'hint: fix the configuration file; its format is described in README.md (tokencli serve)\n',
+        'hint: fix the configuration file; its format is described in docs/serve.md (Configuration)\n',
     );
   });
 

@@ -6,7 +6,7 @@ import {
   exchangeCode,
   obtainCode,
   postLogin,
-  postToken,
+  refreshGrant,
   startService,
   tokenInfo,
 } from './helpers.js';
@@ -80,12 +80,7 @@ describe('single-session users (SPEC.md §1 rule 10)', () => {
     const service = await startService(singleSessionConfig());
     const tokens = await exchangeCode(service.baseUrl, await soloCode(service.baseUrl));
     expect(tokens.status).toBe(200);
-    const refreshed = await postToken(service.baseUrl, {
-      grant_type: 'refresh_token',
-      client_id: DEMO.clientId,
-      client_secret: DEMO.clientSecret,
-      refresh_token: tokens.body.refresh_token as string,
-    });
+    const refreshed = await refreshGrant(service.baseUrl, tokens.body.refresh_token as string);
     expect(refreshed.status).toBe(200);
   });
 });
@@ -111,12 +106,7 @@ describe('endOtherSessions for any user', () => {
       expect(info.status).toBe(401);
       expect(info.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
     }
-    const refreshed = await postToken(service.baseUrl, {
-      grant_type: 'refresh_token',
-      client_id: DEMO.clientId,
-      client_secret: DEMO.clientSecret,
-      refresh_token: coded.body.refresh_token as string,
-    });
+    const refreshed = await refreshGrant(service.baseUrl, coded.body.refresh_token as string);
     expect(refreshed.body).toEqual({
       error: 'invalid_grant',
       error_description: 'the refresh token is invalid, expired or revoked',
@@ -137,13 +127,7 @@ describe('endOtherSessions for any user', () => {
     const coded = await exchangeCode(service.baseUrl, code);
     const other = await clientCredentials(service.baseUrl);
     const refresh = (extra: Record<string, string> = {}) =>
-      postToken(service.baseUrl, {
-        grant_type: 'refresh_token',
-        client_id: DEMO.clientId,
-        client_secret: DEMO.clientSecret,
-        refresh_token: coded.body.refresh_token as string,
-        ...extra,
-      });
+      refreshGrant(service.baseUrl, coded.body.refresh_token as string, extra);
     const r = await refresh({ endOtherSessions: 'TRUE' });
     expect(r.status).toBe(200);
     expect((await tokenInfo(service.baseUrl, other.body.access_token as string)).status).toBe(401);

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { demoServiceConfig } from '../../src/server/index.js';
-import { clientCredentials, DEMO, postToken, rawRequest, startService } from './helpers.js';
+import {
+  clientCredentials,
+  DEMO,
+  postToken,
+  REFUSED_CREDENTIALS_BODY,
+  rawRequest,
+  startService,
+  withDemoApp,
+} from './helpers.js';
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
@@ -50,13 +57,7 @@ describe('client credentials grant', () => {
     const service = await startService();
     const r = await clientCredentials(service.baseUrl, overrides);
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({
-      error: {
-        code: 403,
-        message: 'Credential provided is invalid. or there was problem with your account.',
-        subcode: '017',
-      },
-    });
+    expect(r.body).toEqual(REFUSED_CREDENTIALS_BODY);
   });
 
   test('missing email or password is invalid_request', async () => {
@@ -206,12 +207,8 @@ describe('client authentication', () => {
   });
 
   test('Basic credentials are form-decoded', async () => {
-    const config = demoServiceConfig();
-    const app = config.apps[0];
-    if (!app) throw new Error('demo config has no app');
-    app.client_id = 'id:with+plus';
-    app.client_secret = 'secret with space&more';
-    const service = await startService(config);
+    const app = { client_id: 'id:with+plus', client_secret: 'secret with space&more' };
+    const service = await startService(withDemoApp(app));
     const r = await postToken(
       service.baseUrl,
       { grant_type: 'client_credentials', email: DEMO.email, password: DEMO.password },
@@ -320,12 +317,9 @@ describe('grant types', () => {
     ['refresh_token'],
     ['urn:ietf:params:oauth:client-assertion-type:saml2-bearer'],
   ])('%s on an app not enabled for it is unauthorized_client', async (grant) => {
-    const config = demoServiceConfig();
-    const app = config.apps[0];
-    if (!app) throw new Error('demo config has no app');
-    app.grants = ['authorization_code'];
-    app.refresh_tokens = false;
-    const service = await startService(config);
+    const service = await startService(
+      withDemoApp({ grants: ['authorization_code'], refresh_tokens: false }),
+    );
     const r = await clientCredentials(service.baseUrl, { grant_type: grant });
     expect(r.status).toBe(400);
     expect(r.body).toEqual({

@@ -8,6 +8,7 @@ import {
   rawRequest,
   startService,
   tokenInfo,
+  withOtherClient,
 } from './helpers.js';
 
 const INVALID_TOKEN = {
@@ -104,16 +105,7 @@ describe('tokeninfo', () => {
   });
 
   test("another client's access token gets the same 401", async () => {
-    const config = demoServiceConfig();
-    config.apps.push({
-      client_id: 'other-client',
-      client_secret: 'other-secret',
-      app_name: 'Other',
-      redirect_uris: [DEMO.redirectUri],
-      grants: ['authorization_code'],
-      refresh_tokens: false,
-    });
-    const service = await startService(config);
+    const service = await startService(withOtherClient());
     const token = (await clientCredentials(service.baseUrl)).body.access_token as string;
     const r = await tokenInfo(service.baseUrl, token, 'other-client');
     expect(r.status).toBe(401);

@@ -10,14 +10,14 @@
  * a directory of its own beside the checked one (NODE_COMPILE_CACHE, inherited like TMPDIR) and
  * removes that at the end, so the check still sees every other leftover.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { unregisteredTempDir } from '../fs/temp-dirs.js';
 
 export default function setup(): () => void {
   const systemTemp = tmpdir();
-  const runTemp = mkdtempSync(join(systemTemp, 'tokencli-test-run-'));
-  const compileCache = mkdtempSync(join(systemTemp, 'tokencli-test-compile-cache-'));
+  const runTemp = unregisteredTempDir(systemTemp, 'tokencli-test-run-');
+  const compileCache = unregisteredTempDir(systemTemp, 'tokencli-test-compile-cache-');
   const previousCompileCache = process.env.NODE_COMPILE_CACHE;
   process.env.TMPDIR = runTemp;
   process.env.NODE_COMPILE_CACHE = compileCache;

@@ -5,30 +5,19 @@
  * `none` never load the native keyring module (start-up time, SPEC.md §4). Children run dist/.
  */
 import { rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../fs/temp-dirs.js';
+import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 import { child, explicitError, fallbackWarning, runSession, sandbox } from './store-child.js';
 
 afterAll(removeTempDirs);
 
 describe('openStore without a usable keychain', () => {
-  let server: Server | undefined;
-  const sockets: Socket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((r) => (server ? server.close(r) : r(undefined)));
-    server = undefined;
-  });
-
   it('gives up on a session bus that accepts connections and never answers (default 3 s)', async () => {
     const { env, configDir, home } = sandbox();
     const path = join(home, 'silent-bus');
-    server = createServer((socket) => {
-      sockets.push(socket); // read nothing, answer nothing
-    });
-    await new Promise<void>((r) => server?.listen(path, r));
+    await listenOnSocketForTest(path, () => {}); // read nothing, answer nothing
     env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${path},guid=0123456789abcdef0123456789abcdef`;
     const started = Date.now();
     const run = await runSession(

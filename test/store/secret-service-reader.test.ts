@@ -1,16 +1,10 @@
-/**
- * The Secret Service reader against a scripted bus on a Unix socket: the calls it makes (a plain
- * session, SearchItems on the attributes, Item.GetSecret), what it declines, and the hang protection
- * (a service that stops answering after the probe is given up within the time limit). The same reader
- * against a real gnome-keyring is in keychain.test.ts.
- */
-import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeMessage, encodeBody, type WireValue } from '../../src/store/dbus-wire.js';
 import { openSecretService } from '../../src/store/secret-service-probe.js';
 import { readSecretText } from '../../src/store/secret-service-reader.js';
 import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
+import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 
 afterAll(removeTempDirs);
 
@@ -65,14 +59,6 @@ const PROBE: Reply[] = [
 ];
 
 describe('readSecretText over a scripted bus', () => {
-  let server: Server | undefined;
-  const sockets: Socket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((r) => (server ? server.close(r) : r(undefined)));
-    server = undefined;
-  });
-
   /** Serves one connection: SASL, then `replies` in call order; records each call's body. */
   async function bus(
     replies: Reply[],
@@ -83,8 +69,7 @@ describe('readSecretText over a scripted bus', () => {
     const closed = new Promise<void>((r) => {
       onClosed = r;
     });
-    server = createServer((socket) => {
-      sockets.push(socket);
+    await listenOnSocketForTest(path, (socket) => {
       socket.on('close', onClosed);
       let buffer = Buffer.alloc(0);
       let authenticated = false;
@@ -114,7 +99,6 @@ describe('readSecretText over a scripted bus', () => {
         }
       });
     });
-    await new Promise<void>((r) => server?.listen(path, r));
     return { env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` }, calls, closed };
   }
 

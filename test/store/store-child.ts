@@ -8,6 +8,7 @@ import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { distModule } from '../fs/dist-module.js';
 import { tempDir } from '../fs/temp-dirs.js';
+import { collectOutput } from '../helpers/cli.js';
 
 export const CHILD = resolve(import.meta.dirname, 'fixtures/store-child.mjs');
 const SESSION_SCRIPT = resolve(import.meta.dirname, 'fixtures/keyring-session.sh');
@@ -83,7 +84,11 @@ export interface SessionOptions {
 }
 
 /** Runs `body` with /bin/sh, inside a private D-Bus session with gnome-keyring when asked. */
-export function runSession(options: SessionOptions, env: NodeJS.ProcessEnv, configDir: string): Promise<Run> {
+export async function runSession(
+  options: SessionOptions,
+  env: NodeJS.ProcessEnv,
+  configDir: string,
+): Promise<Run> {
   const distUrl = new URL('..', distModule('store/open-store.js')).href;
   const command: [string, string[]] =
     options.keyring === undefined
@@ -106,27 +111,13 @@ export function runSession(options: SessionOptions, env: NodeJS.ProcessEnv, conf
     CONFIG_DIR: configDir,
     BODY: options.body,
   };
-  return new Promise((resolvePromise, reject) => {
-    const proc = spawn(command[0], command[1], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    proc.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => proc.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      clearTimeout(timer);
-      const reports = stdout
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as ChildReport);
-      resolvePromise({ code, stdout, stderr, reports });
-    });
-  });
+  const proc = spawn(command[0], command[1], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { code, stdout, stderr } = await collectOutput(proc, options.timeoutMs ?? 60_000);
+  const reports = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as ChildReport);
+  return { code, stdout, stderr, reports };
 }
 
 /** The one line the default store prints when it falls back to the file. */

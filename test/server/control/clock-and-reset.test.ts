@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { buildAssertion, signAssertion } from '../../../src/saml/index.js';
 import { startTokenService, type TokenServiceHandle } from '../../../src/server/index.js';
-import { DEMO, exchangeCode, obtainCode, postToken } from '../helpers.js';
+import { DEMO, exchangeCode, obtainCode, postToken, refreshGrant } from '../helpers.js';
 import { IDP_ISSUER, IDP_KEY, SAML_GRANT, ssoConfig } from '../saml.js';
 
 let service: TokenServiceHandle | undefined;
@@ -57,12 +57,7 @@ test('revoking a refresh token refuses it and the access tokens it produced', as
   const issued = await exchangeCode(service.baseUrl, code);
   const refresh = issued.body.refresh_token as string;
   expect(service.revoke({ refresh_token: refresh })).toEqual({ access_tokens: 1, refresh_tokens: 1 });
-  const r = await postToken(service.baseUrl, {
-    grant_type: 'refresh_token',
-    client_id: DEMO.clientId,
-    client_secret: DEMO.clientSecret,
-    refresh_token: refresh,
-  });
+  const r = await refreshGrant(service.baseUrl, refresh);
   expect(r.body.error).toBe('invalid_grant');
   expect(service.state().users[0]?.live_session).toBe(false);
 });

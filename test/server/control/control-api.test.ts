@@ -9,7 +9,15 @@ import {
   type TokenServiceHandle,
   type TokenServiceOptions,
 } from '../../../src/server/index.js';
-import { clientCredentials, DEMO, obtainCode, postToken, tokenInfo } from '../helpers.js';
+import {
+  clientCredentials,
+  DEMO,
+  obtainCode,
+  postToken,
+  REFUSED_CREDENTIALS_BODY,
+  refreshGrant,
+  tokenInfo,
+} from '../helpers.js';
 
 const running: TokenServiceHandle[] = [];
 afterEach(async () => {
@@ -131,12 +139,7 @@ describe('revoke', () => {
     const r = await control(service, 'POST', 'revoke', { access_token: access });
     expect(r.body.revoked).toEqual({ access_tokens: 1, refresh_tokens: 1 });
     expect((await tokenInfo(service.baseUrl, access)).status).toBe(401);
-    const refresh = await postToken(service.baseUrl, {
-      grant_type: 'refresh_token',
-      client_id: DEMO.clientId,
-      client_secret: DEMO.clientSecret,
-      refresh_token: issued.body.refresh_token as string,
-    });
+    const refresh = await refreshGrant(service.baseUrl, issued.body.refresh_token as string);
     expect(refresh.status).toBe(400);
     expect(refresh.body.error).toBe('invalid_grant');
   });
@@ -208,13 +211,7 @@ describe('faults', () => {
     service.fault({ endpoint: 'token', subcode: '017', grant_type: 'client_credentials' });
     const r = await clientCredentials(service.baseUrl);
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({
-      error: {
-        code: 403,
-        message: 'Credential provided is invalid. or there was problem with your account.',
-        subcode: '017',
-      },
-    });
+    expect(r.body).toEqual(REFUSED_CREDENTIALS_BODY);
     expect(service.state().faults).toEqual([
       { endpoint: 'token', subcode: '018', grant_type: 'refresh_token', remaining: 1 },
     ]);

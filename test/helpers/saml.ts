@@ -3,16 +3,16 @@
  * from the openssl CLI (tests needing one skip with a reason where it is absent), and a raw
  * xml-crypto signer for the signatures our own signer refuses to make (rsa-sha1, odd transforms).
  */
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { beforeAll, expect } from 'vitest';
 import { SignedXml } from 'xml-crypto';
 import { buildAssertion } from '../../src/saml/build-assertion.js';
 import { ALG, NS } from '../../src/saml/constants.js';
+import { SamlVerificationError } from '../../src/saml/errors.js';
 import { ReplayCache } from '../../src/saml/replay-cache.js';
-import type { VerifySamlBearerOptions } from '../../src/saml/verify.js';
+import { type VerifySamlBearerOptions, verifySamlBearer } from '../../src/saml/verify.js';
+import { opensslMissing, selfSignedCertificate } from './openssl.js';
 
 export interface KeyPair {
   privateKeyPem: string;
@@ -27,41 +27,26 @@ export function rsaKeyPair(bits = 2048): KeyPair {
   };
 }
 
+/** The identity provider's RSA key pair for every test of a file, made before the first. */
+export function keyPairForFile(): KeyPair {
+  const pair: KeyPair = { privateKeyPem: '', publicKeyPem: '' };
+  beforeAll(() => {
+    Object.assign(pair, rsaKeyPair());
+  });
+  return pair;
+}
+
 export interface CertifiedKey {
   privateKeyPem: string;
   certificatePem: string;
 }
 
-/** Why certificate tests skip, or undefined when the openssl CLI works. */
-export const opensslMissing: string | undefined = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'pipe' });
-    return undefined;
-  } catch {
-    return 'the openssl command is not installed';
-  }
-})();
+export { opensslMissing };
 
 /** A self-signed certificate and its key, made by `openssl req -x509` in a temporary directory. */
 export function opensslCertificate(cn = 'idp'): CertifiedKey {
-  const dir = mkdtempSync(join(tmpdir(), 'tokencli-saml-'));
-  try {
-    const keyFile = join(dir, 'key.pem');
-    const certFile = join(dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${cn}`, '-days', '2'].concat([
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-      ]),
-      { stdio: 'pipe' },
-    );
-    return { privateKeyPem: readFileSync(keyFile, 'utf8'), certificatePem: readFileSync(certFile, 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const { keyFile, certFile } = selfSignedCertificate(`/CN=${cn}`);
+  return { privateKeyPem: readFileSync(keyFile, 'utf8'), certificatePem: readFileSync(certFile, 'utf8') };
 }
 
 export const ISSUER = 'https://idp.example';
@@ -159,4 +144,15 @@ export function signatureOf(xml: string): string {
   const match = xml.match(/<ds:Signature [\s\S]*?<\/ds:Signature>/);
   if (!match) throw new Error('test setup: no signature');
   return match[0];
+}
+
+/** Why verifySamlBearer refuses `value` (its SamlVerificationError's message); throws if it accepts. */
+export function refusalMessage(value: string, options: VerifySamlBearerOptions): string {
+  try {
+    verifySamlBearer(value, options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SamlVerificationError);
+    return (error as Error).message;
+  }
+  throw new Error('the assertion was accepted');
 }
