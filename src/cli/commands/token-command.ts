@@ -1,7 +1,9 @@
 /** `tokencli token`'s flags, help and examples (the run function is in token.ts). */
 import type { CommandDef } from '../command-model/types.js';
-import { TOKEN_FORMATS } from '../token-formats.js';
 import { GET_TOKEN_FLAGS } from './token-flags.js';
+
+/** What `--format` prints (token-formats.ts renders each). */
+export const TOKEN_FORMATS = ['token', 'header', 'json', 'env'] as const;
 
 export const tokenCommand: CommandDef = {
   name: 'token',
