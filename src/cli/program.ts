@@ -6,8 +6,14 @@
  */
 import { Argument, type Command, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { HELP_FLAG, PROGRAM, VERSION_FLAG } from './command-model/program.js';
-import type { ArgumentDef, CommandDef, FlagDef } from './command-model/types.js';
+import {
+  CLIENT_GLOBAL_FLAGS,
+  HELP_FLAG,
+  PROGRAM,
+  takesClientGlobals,
+  VERSION_FLAG,
+} from './command-model/program.js';
+import { type ArgumentDef, type CommandDef, type FlagDef, optionKey } from './command-model/types.js';
 // `token` runs before every API call in scripts, so its (light) module graph is loaded up front
 // and bundled into the entry chunk; every other command is imported only when it runs.
 import * as tokenCommand from './commands/token.js';
@@ -122,5 +128,28 @@ export function buildProgram(
     if (!def.subcommands) command.action(action(path));
   };
   for (const def of PROGRAM.commands) add(program, def, def.name);
+  program.hook('preAction', refuseClientGlobals);
   return program;
+}
+
+/**
+ * `tokencli serve --profile x` would otherwise run while ignoring the flag; a command that reads
+ * none of the client's global flags (CommandDef.clientGlobals) refuses them as a usage error.
+ */
+function refuseClientGlobals(program: Command, command: Command): void {
+  const def = PROGRAM.commands.find((c) => c.name === command.name() && command.parent === program);
+  if (!def || takesClientGlobals(def)) return;
+  const given = CLIENT_GLOBAL_FLAGS.filter(
+    (flag) => program.getOptionValueSource(optionKey(flag.long)) === 'cli',
+  );
+  if (given.length === 0) return;
+  const names = given.map((flag) => flag.long).join(', ');
+  const why =
+    def.name === 'serve'
+      ? 'serve runs the service from its own flags and --config; see tokencli serve --help'
+      : `${def.name} reads no profile or service settings; see tokencli ${def.name} --help`;
+  command.error(`error: ${def.name} does not take ${names}\nhint: ${why}`, {
+    code: 'tokencli.clientGlobal',
+    exitCode: 2,
+  });
 }
