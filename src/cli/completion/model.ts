@@ -4,7 +4,7 @@
  * touching the scripts. What an option's value is comes from the definition itself: its choices,
  * a `<file>` placeholder, or a profile name, which the shells read from the config file.
  */
-import { HELP_FLAG, PROGRAM } from '../command-model/program.js';
+import { HELP_FLAG, isClientGlobal, PROGRAM, takesClientGlobals } from '../command-model/program.js';
 import type { CommandDef, FlagDef, ProgramDef } from '../command-model/types.js';
 
 export type ValueKind =
@@ -20,16 +20,22 @@ export interface FlagSpec {
   short?: string;
   description: string;
   value: ValueKind;
+  /** A global flag only the client commands take (not offered for `serve` or `completion`). */
+  clientOnly?: boolean;
 }
 
-/** What the words after a command's flags are. */
-export type Positional = 'none' | 'commands' | 'command-line' | { choices: string[] };
+/** What the words after a command's flags are (`profile`: a profile name). */
+export type Positional = 'none' | 'commands' | 'command-line' | 'profile' | { choices: string[] };
 
 export interface CommandSpec {
   name: string;
   description: string;
   flags: FlagSpec[];
   positional: Positional;
+  /** Whether the client-only global flags apply (not for `serve`, `completion`). */
+  clientGlobals: boolean;
+  /** `profile list|use|show|remove`; their names are also this command's positional choices. */
+  subcommands?: CommandSpec[];
 }
 
 export interface CompletionModel {
@@ -53,6 +59,7 @@ function flagsOf(flags: readonly FlagDef[]): FlagSpec[] {
       ...(flag.short ? { short: flag.short } : {}),
       description: flag.description ?? '',
       value: valueKindOf(flag),
+      ...(isClientGlobal(flag) ? { clientOnly: true } : {}),
     }));
 }
 
@@ -64,20 +71,43 @@ function positionalOf(command: CommandDef): Positional {
   if (argument.choices) return { choices: [...argument.choices] };
   // `exec -- CMD [ARGS…]`: a command line of its own.
   if (argument.variadic) return 'command-line';
+  if (argument.complete === 'profile') return 'profile';
   return 'none';
 }
 
-export function completionModel(program: ProgramDef = PROGRAM): CompletionModel {
-  const commands: CommandSpec[] = program.commands.map((command) => ({
+function commandSpec(command: CommandDef, clientGlobals: boolean): CommandSpec {
+  return {
     name: command.name,
     description: command.description,
     flags: flagsOf(command.flags),
     positional: positionalOf(command),
-  }));
+    clientGlobals,
+    ...(command.subcommands
+      ? { subcommands: command.subcommands.map((sub) => commandSpec(sub, clientGlobals)) }
+      : {}),
+  };
+}
+
+export function completionModel(program: ProgramDef = PROGRAM): CompletionModel {
+  const commands = program.commands.map((command) => commandSpec(command, takesClientGlobals(command)));
   // commander's implicit `help [command]`.
-  commands.push({ name: 'help', description: 'show help for a command', flags: [], positional: 'commands' });
+  commands.push({
+    name: 'help',
+    description: 'show help for a command',
+    flags: [],
+    positional: 'commands',
+    clientGlobals: true,
+  });
   return { globals: flagsOf(program.globals), commands };
 }
 
 /** `[A-Za-z0-9][A-Za-z0-9._-]{0,63}` (SPEC.md §2.2): the names the shells offer for `--profile`. */
 export const PROFILE_NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+
+/** Every command and subcommand, named by its path (`profile use`). */
+export function commandPaths(commands: CommandSpec[]): CommandSpec[] {
+  return commands.flatMap((command) => [
+    command,
+    ...(command.subcommands ?? []).map((sub) => ({ ...sub, name: `${command.name} ${sub.name}` })),
+  ]);
+}
