@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeConfig } from '../../src/cli/config-file.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { createDeps } from '../../src/cli/deps.js';
-import { createTestIO } from '../../src/cli/test-io.js';
 import { UsageError } from '../../src/errors.js';
+import { createTestIO } from '../helpers/test-io.js';
 
 const dirs: string[] = [];
 afterEach(async () => {
