@@ -7,10 +7,12 @@
 // message.
 const { enableCompileCache } = process.getBuiltinModule('node:module');
 if (enableCompileCache) {
-  // Node ≥ 22: compiled code is cached between runs, in a per-user cache directory (never under
-  // TMPDIR, never in the working directory); without a home directory, not at all.
+  // Node ≥ 22: compiled code is cached between runs, in a per-user cache directory; without a
+  // home directory, not at all. Never under TMPDIR: a home there is a throw-away one (a test run,
+  // a sandbox), where a cache only leaves files behind.
   const env = process.env;
-  const { isAbsolute, join } = process.getBuiltinModule('node:path');
+  const { isAbsolute, join, sep } = process.getBuiltinModule('node:path');
+  const tmp = process.getBuiltinModule('node:os').tmpdir();
   const home = env.HOME || env.USERPROFILE;
   const base =
     env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)
@@ -18,7 +20,7 @@ if (enableCompileCache) {
       : process.platform === 'win32' && env.LOCALAPPDATA
         ? env.LOCALAPPDATA
         : home && (process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache'));
-  if (base) {
+  if (base && base !== tmp && !base.startsWith(tmp + sep)) {
     try {
       enableCompileCache(join(base, 'tokencli', 'compile-cache'));
     } catch {
