@@ -22,7 +22,7 @@ import { resolveSettings } from './settings.js';
 import { chooseTokenFormat, renderToken } from './token-formats.js';
 
 /**
- * `token`'s `--min-ttl` default (program.ts); test/cli/fast-token.test.ts checks the two agree.
+ * `token`'s `--min-ttl` default (commands/token-flags.ts); test/cli/fast-token.test.ts checks the two agree.
  */
 export const DEFAULT_MIN_TTL_SECONDS = 60;
 
