@@ -1,17 +1,23 @@
 // `npm run bench` (CLI part): start-up costs as ratios against baselines (SPEC.md §4 "Speed"),
 // measured the plain way: every timed command is a direct child of hyperfine run with `-N` (no
 // shell, and a parent that does nothing else), and the token service runs in a process of its own.
-//   cached `tokencli token` (file store)   vs  node running an empty .mjs           goal <= 1.3
-//   cached `tokencli token` (keychain)     vs  node running an empty .mjs           goal <= 1.6
+// The shapes scripts use, each from the cache of a profile `ci` in the config file (file store):
+//   TOKENCLI_PROFILE=ci tokencli token                  vs  node empty.mjs          goal <= 1.2
+//   tokencli --profile ci token                         vs  node empty.mjs          goal <= 1.2
+//   tokencli token --profile ci --format header         vs  node empty.mjs          goal <= 1.2
+//   tokencli token --profile ci --min-ttl 300           vs  node empty.mjs          goal <= 1.2
+//   tokencli exec --profile ci -- node empty.mjs        vs  node empty.mjs, per node started
+//                                                                                   goal <= 1.2
+//   tokencli info --profile ci --json (local service)   vs  a minimal GET script    goal <= 1.2
+//   tokencli --version                                  vs  node empty.mjs          goal <= 1.1
+//   cached `tokencli token` (keychain)                  vs  node empty.mjs          goal <= 1.3
 //       (bench/keychain.mjs runs this file with --keychain-only in a private D-Bus session)
-//   `tokencli --version`                   vs  node running an empty .mjs           goal <= 1.2
-//   `tokencli info --json` (local service) vs  a minimal node script doing that GET  goal <= 1.5
 // hyperfine runs all of one command's runs before the next's, so the comparison is made in ROUNDS
 // short hyperfine runs that alternate which side goes first: load from other processes on the
 // machine then falls on both sides alike. Reported: the medians over all runs, their ratio, the
 // spread of the per-round ratios (min–max), and the ratio of median CPU time (user + system).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -52,28 +58,37 @@ function startService() {
 }
 
 const service = await startService();
+// The profile `ci` holds the service; the credentials are given only to fill the cache.
+const configDir = join(work, 'config');
+mkdirSync(configDir, { mode: 0o700 });
+writeFileSync(
+  join(configDir, 'config.json'),
+  JSON.stringify({ profiles: { ci: { base_url: service.baseUrl, client_id: 'demo-client' } } }),
+  { mode: 0o600 },
+);
 const env = {
   ...process.env,
-  TOKENCLI_BASE_URL: service.baseUrl,
-  TOKENCLI_CLIENT_ID: 'demo-client',
+  TOKENCLI_STORE: KEYCHAIN_ONLY ? 'keychain' : 'file',
+  TOKENCLI_CONFIG_DIR: configDir,
+};
+const fillEnv = {
+  ...env,
   TOKENCLI_CLIENT_SECRET: 'demo-secret',
   TOKENCLI_EMAIL: 'demo@example.com',
   TOKENCLI_PASSWORD: 'demo-password',
-  TOKENCLI_STORE: KEYCHAIN_ONLY ? 'keychain' : 'file',
-  TOKENCLI_CONFIG_DIR: join(work, 'config'),
 };
 
 /** hyperfine's command syntax for -N: words split like a shell would, so quote each one. */
 const command = (args) => args.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
 
 /** One hyperfine run of both commands (in the given order); returns each one's times in ms. */
-function hyperfine(commands) {
+function hyperfine(commands, runEnv) {
   const out = join(work, 'round.json');
   const result = spawnSync(
     'hyperfine',
     ['-N', '--warmup', '2', '--runs', String(RUNS), '--style', 'none', '--export-json', out, ...commands],
     // Its warnings about outliers are expected on a shared machine: the rounds are the answer.
-    { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+    { env: runEnv, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
   );
   if (result.status !== 0)
     throw new Error(`hyperfine failed (${result.status ?? result.signal}): ${result.stderr}`);
@@ -88,7 +103,12 @@ const median = (xs) => {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
 
-function compare(name, baselineArgs, subjectArgs, goal) {
+/**
+ * `nodes`: how many node processes the subject starts (exec starts the command's too): the ratio
+ * is per node started. `extraEnv`: variables for this comparison only (both sides get them).
+ */
+function compare(name, baselineArgs, subjectArgs, goal, { nodes = 1, extraEnv = {} } = {}) {
+  const runEnv = { ...env, ...extraEnv };
   const base = [];
   const subject = [];
   const roundRatios = [];
@@ -97,32 +117,37 @@ function compare(name, baselineArgs, subjectArgs, goal) {
   for (let round = 0; round < ROUNDS; round++) {
     const pair = [command(baselineArgs), command(subjectArgs)];
     const subjectFirst = round % 2 === 1;
-    const [first, second] = hyperfine(subjectFirst ? pair.reverse() : pair);
+    const [first, second] = hyperfine(subjectFirst ? pair.reverse() : pair, runEnv);
     const [b, s] = subjectFirst ? [second, first] : [first, second];
     base.push(...b.wall);
     subject.push(...s.wall);
     baseCpu.push(b.cpu);
     subjectCpu.push(s.cpu);
-    roundRatios.push(median(s.wall) / median(b.wall));
+    roundRatios.push(median(s.wall) / median(b.wall) / nodes);
   }
-  const ratio = median(subject) / median(base);
+  const ratio = median(subject) / median(base) / nodes;
   const verdict = ratio <= goal ? 'ok' : 'ABOVE GOAL';
   const spread = `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
   // CPU time is less disturbed by other processes than wall time: shown as a cross-check.
-  const cpuRatio = median(subjectCpu) / median(baseCpu);
+  const cpuRatio = median(subjectCpu) / median(baseCpu) / nodes;
   console.log(
-    `${name.padEnd(30)} ${median(subject).toFixed(1).padStart(6)} ms vs ${median(base).toFixed(1).padStart(6)} ms` +
+    `${name.padEnd(46)} ${median(subject).toFixed(1).padStart(6)} ms vs ${median(base).toFixed(1).padStart(6)} ms` +
       `  ratio ${ratio.toFixed(2)} (rounds ${spread}; cpu ${cpuRatio.toFixed(2)}; goal <= ${goal}) ${verdict}`,
   );
 }
 
 try {
   // Fill the store once so `token` below is the cached path.
-  const filled = spawnSync(node, [bin, 'token'], { env, encoding: 'utf8' });
+  const filled = spawnSync(node, [bin, '--profile', 'ci', 'token'], { env: fillEnv, encoding: 'utf8' });
   if (filled.status !== 0) throw new Error(`tokencli token failed (${filled.status}): ${filled.stderr}`);
   const token = filled.stdout.trim();
   if (KEYCHAIN_ONLY) {
-    compare('token (cached, keychain)', [node, empty], [node, bin, 'token'], 1.6);
+    compare(
+      '--profile ci token (cached, keychain)',
+      [node, empty],
+      [node, bin, '--profile', 'ci', 'token'],
+      1.3,
+    );
   } else {
     const fetchScript = join(work, 'info.mjs');
     writeFileSync(
@@ -138,9 +163,35 @@ request(url, { headers: { authorization: 'Bearer ' + ${JSON.stringify(token)} } 
     console.log(
       `node ${process.version}, hyperfine -N, ${ROUNDS} alternating rounds of ${RUNS} runs each, medians`,
     );
-    compare('token (cached, file store)', [node, empty], [node, bin, 'token'], 1.3);
-    compare('--version', [node, empty], [node, bin, '--version'], 1.2);
-    compare('info --json (local service)', [node, fetchScript], [node, bin, 'info', '--json'], 1.5);
+    const ci = { extraEnv: { TOKENCLI_PROFILE: 'ci' } };
+    compare('TOKENCLI_PROFILE=ci token', [node, empty], [node, bin, 'token'], 1.2, ci);
+    compare('--profile ci token', [node, empty], [node, bin, '--profile', 'ci', 'token'], 1.2);
+    compare(
+      'token --profile ci --format header',
+      [node, empty],
+      [node, bin, 'token', '--profile', 'ci', '--format', 'header'],
+      1.2,
+    );
+    compare(
+      'token --profile ci --min-ttl 300',
+      [node, empty],
+      [node, bin, 'token', '--profile', 'ci', '--min-ttl', '300'],
+      1.2,
+    );
+    compare(
+      'exec --profile ci -- node empty.mjs (per node)',
+      [node, empty],
+      [node, bin, 'exec', '--profile', 'ci', '--', node, empty],
+      1.2,
+      { nodes: 2 },
+    );
+    compare(
+      'info --profile ci --json (vs a minimal GET)',
+      [node, fetchScript],
+      [node, bin, 'info', '--profile', 'ci', '--json'],
+      1.2,
+    );
+    compare('--version', [node, empty], [node, bin, '--version'], 1.1);
   }
 } finally {
   service.child.kill();

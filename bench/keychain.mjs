@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const onPath = (tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
 const missing = ['dbus-run-session', 'dbus-send', 'gnome-keyring-daemon'].filter((tool) => !onPath(tool));
 if (missing.length > 0) {
-  console.log(`token (cached, keychain)           skipped: ${missing.join(', ')} not installed`);
+  console.log(`--profile ci token (cached, keychain)  skipped: ${missing.join(', ')} not installed`);
 } else {
   const home = mkdtempSync(join(tmpdir(), 'tokencli-bench-home-'));
   const session = fileURLToPath(new URL('../test/store/fixtures/keyring-session.sh', import.meta.url));

@@ -1,26 +1,50 @@
 #!/usr/bin/env node
-// Tiny launcher. `--version` is answered without loading the CLI (it is benchmarked against an
-// empty node program); a bare `token` first tries the cached-token fast path, which loads neither
-// commander nor the command table (src/cli/fast-token.ts); everything else, and any `token` the
-// fast path does not answer, goes to the bundled entry (scripts/bundle.mjs says why).
+// Tiny launcher. It reads argv against the command model (dist/cli-bundle/light-argv.js, without
+// commander): `--version` and the commands with a light answer are answered here when they can be
+// (a cached `token` with any of its flags: src/cli/fast-token.ts); everything else — help,
+// errors, unknown flags, anything that may prompt or renew — and any light answer that declines
+// goes to the full CLI, the bundled entry (scripts/bundle.mjs says why), which decides every
+// message.
+const { enableCompileCache } = process.getBuiltinModule('node:module');
+if (enableCompileCache) {
+  // Node ≥ 22: compiled code is cached between runs, in a per-user cache directory; without a
+  // home directory, not at all. Never under TMPDIR: a home there is a throw-away one (a test run,
+  // a sandbox), where a cache only leaves files behind.
+  const env = process.env;
+  const { isAbsolute, join, sep } = process.getBuiltinModule('node:path');
+  const tmp = process.getBuiltinModule('node:os').tmpdir();
+  const home = env.HOME || env.USERPROFILE;
+  const base =
+    env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)
+      ? env.XDG_CACHE_HOME
+      : process.platform === 'win32' && env.LOCALAPPDATA
+        ? env.LOCALAPPDATA
+        : home && (process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache'));
+  if (base && base !== tmp && !base.startsWith(tmp + sep)) {
+    try {
+      enableCompileCache(join(base, 'tokencli', 'compile-cache'));
+    } catch {
+      // A cache that cannot be made only costs speed.
+    }
+  }
+}
+
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { VERSION } = await import('../dist/version.js');
+const { lightPlan } = await import('../dist/cli-bundle/light-argv.js');
+const plan = lightPlan(args);
+if (plan?.kind === 'version') {
   try {
     // Straight to the descriptor: building process.stdout costs more than the rest of this run.
-    process.getBuiltinModule('node:fs').writeSync(1, `${VERSION}\n`);
+    process.getBuiltinModule('node:fs').writeSync(1, `${plan.version}\n`);
   } catch {
-    process.stdout.write(`${VERSION}\n`);
+    process.stdout.write(`${plan.version}\n`);
   }
+} else if (plan && (await (await import('../dist/cli-bundle/fast-token.js')).answerToken(plan))) {
+  // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
+  // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
+  // which costs tens of milliseconds after the work is done (bench/keychain.mjs).
+  if (process.platform === 'linux') process.exit(0);
 } else {
-  const fast = args.length === 1 && args[0] === 'token';
-  if (fast && (await (await import('../dist/cli-bundle/fast-token.js')).printCachedToken())) {
-    // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
-    // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
-    // which costs tens of milliseconds after the work is done (bench/keychain.mjs).
-    if (process.platform === 'linux') process.exit(0);
-  } else {
-    const { main } = await import('../dist/cli-bundle/main.js');
-    process.exitCode = await main(args);
-  }
+  const { main } = await import('../dist/cli-bundle/main.js');
+  process.exitCode = await main(args);
 }

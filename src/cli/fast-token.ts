@@ -1,9 +1,12 @@
 /**
- * The launcher's fast path for a bare `tokencli token` whose token is cached and fresh (SPEC.md
- * §2.3 step 1, §4 "Speed"): the command scripts run before every API call. It answers without
- * loading commander or the command table, through the same functions the full `token` command
- * uses: resolveSettings (the precedence rules), openStore (the store choice and its warnings),
- * the store's getTokens and freshRecord. Anything else — no settings, a bad setting, no fresh
+ * The launcher's light answer to `tokencli token` (any of its flags and formats, as
+ * light-argv.ts parsed them) whose token is cached and fresh (SPEC.md §2.3 step 1, §4 "Speed"):
+ * the command scripts run before every API call. It answers without loading commander or the
+ * command table, through the same functions the full `token` command uses: resolveSettings (the
+ * precedence rules), openStore (the store choice and its warnings), the store's getTokens,
+ * freshRecord, chooseTokenFormat and renderToken. A flag that may read stdin, renew or change what
+ * is obtained (`--force`, `--email`, the `-stdin` flags, `--end-other-sessions`), or `--verbose`,
+ * is left to the full CLI. Anything else — no settings, a bad setting, no fresh
  * token, a store that warns or fails — is handed to the full CLI, which decides and reports it as
  * it always does; the fast path prints nothing then, except what only it can still say (below).
  */
@@ -13,24 +16,73 @@ import { resolveSettings } from '../session/settings.js';
 import { loadCredentialsFile } from '../store/credentials-file.js';
 import { openStore } from '../store/open-store.js';
 import type { CredentialStore } from '../store/types.js';
-import type { CommandContext } from './context.js';
+import type { ParsedCommand } from './command-model/parse-argv.js';
+import type { CommandContext, GlobalOptions } from './context.js';
 import { processIO } from './io.js';
 import { sessionOptions } from './session-options.js';
+import { chooseTokenFormat, renderToken } from './token-formats.js';
 
 /**
- * `token`'s `--min-ttl` default (program.ts); test/cli/fast-token.test.ts checks the two agree.
+ * `token`'s `--min-ttl` default (commands/token-flags.ts); test/cli/fast-token.test.ts checks the two agree.
  */
 export const DEFAULT_MIN_TTL_SECONDS = 60;
 
 /** The global options as commander reports them when none is given. */
 const NO_GLOBAL_FLAGS = { verbose: false, quiet: false, color: true } as const;
 
+/** `token`'s flags the cached answer reads; any other given flag leaves the run to the full CLI. */
+export interface CachedTokenOptions {
+  format?: string;
+  json?: boolean;
+  showTokens?: boolean;
+  minTtl?: string;
+}
+
+const LIGHT_GLOBALS = new Set([
+  'profile',
+  'baseUrl',
+  'clientId',
+  'store',
+  'timeout',
+  'caFile',
+  'quiet',
+  'color',
+]);
+const LIGHT_OPTIONS = new Set(['format', 'json', 'showTokens', 'minTtl', 'store']);
+
+/**
+ * Answers `tokencli token …` as light-argv.ts parsed it, or returns false (having printed nothing)
+ * for the full CLI to run. Never throws.
+ */
+export async function answerToken(parsed: ParsedCommand, io = processIO()): Promise<boolean> {
+  const { globals, options } = parsed;
+  if (globals.verbose !== false) return false;
+  for (const key of Object.keys(globals)) if (key !== 'verbose' && !LIGHT_GLOBALS.has(key)) return false;
+  // `--no-store` changes only what a renewal would do; the cached answer is the same.
+  for (const key of Object.keys(options)) if (!LIGHT_OPTIONS.has(key)) return false;
+  const ctx: CommandContext = {
+    io,
+    globals: globals as unknown as GlobalOptions,
+    signal: new AbortController().signal,
+  };
+  return printCachedToken(ctx, options as CachedTokenOptions);
+}
+
+const WHOLE_SECONDS = /^\d+$/;
+
 /**
  * Prints the cached token and returns true, or returns false (having printed nothing) for the full
  * CLI to take over. Never throws.
  */
-export async function printCachedToken(ctx: CommandContext = defaultContext()): Promise<boolean> {
+export async function printCachedToken(
+  ctx: CommandContext = defaultContext(),
+  options: CachedTokenOptions = {},
+): Promise<boolean> {
   try {
+    // A bad --min-ttl or a contradiction in the format flags: the full CLI words the error.
+    const minTtl = options.minTtl ?? String(DEFAULT_MIN_TTL_SECONDS);
+    if (!WHOLE_SECONDS.test(minTtl) || !Number.isSafeInteger(Number(minTtl))) return false;
+    const format = chooseTokenFormat(options);
     const settings = await resolveSettings(sessionOptions(ctx), ctx.io.env);
     const { baseUrl, clientId } = settings;
     if (!baseUrl || !clientId) return false;
@@ -58,7 +110,8 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
     if (store.kind === 'file' && !(await loadCredentialsFile(store.location)).ok) return false;
     reading = true;
     const stored = await store.getTokens(settings.profile);
-    const record = freshRecord(stored, { baseUrl, clientId }, DEFAULT_MIN_TTL_SECONDS, new Date());
+    const now = new Date();
+    const record = freshRecord(stored, { baseUrl, clientId }, Number(minTtl), now);
     if (!record || readWarned.length > 0) {
       // The keychain store sets a damaged record aside as it reads it, so the full CLI will not
       // see it again: say it here. The file store changes nothing then, and the full CLI says it.
@@ -66,7 +119,9 @@ export async function printCachedToken(ctx: CommandContext = defaultContext()): 
       return false;
     }
 
-    ctx.io.stdout.write(`${record.access_token}\n`);
+    // Rendered before anything is written: a token no header can carry is the full CLI's to report.
+    const text = renderToken(format, record, settings.profile, 'cache', now, options.showTokens === true);
+    ctx.io.stdout.write(text);
     return true;
   } catch {
     return false;

@@ -3,6 +3,7 @@
  * (`choices: keychain, file, none`, `default: 300`), not as JSON strings (`"300"`).
  */
 import { type Argument, type Command, Help, type HelpConfiguration, type Option } from 'commander';
+import { CLIENT_GLOBAL_FLAGS, PROGRAM, takesClientGlobals } from './command-model/program.js';
 
 function extras(choices: readonly string[] | undefined, defaultShown: string | undefined): string {
   const parts: string[] = [];
@@ -22,31 +23,13 @@ function shownDefault(item: {
   return Array.isArray(value) ? value.join(' ') : String(value);
 }
 
-/**
- * Global flags only the client commands read, left out of the help of the commands that ignore
- * them: `serve` runs the service from its own flags and `completion` prints a script; neither
- * reads a profile, a store or the network settings.
- */
-const CLIENT_GLOBALS = [
-  '--profile',
-  '--base-url',
-  '--client-id',
-  '--store',
-  '--timeout',
-  '--ca-file',
-  '--quiet',
-  '--no-color',
-] as const;
-const IGNORED_GLOBALS: Record<string, readonly string[]> = {
-  serve: CLIENT_GLOBALS,
-  completion: CLIENT_GLOBALS,
-};
-
 export const helpConfiguration: HelpConfiguration = {
   // Each subcommand's help lists the global flags it honours too (gh's "INHERITED FLAGS").
   showGlobalOptions: true,
   visibleGlobalOptions(cmd: Command): Option[] {
-    const ignored = IGNORED_GLOBALS[cmd.name()] ?? [];
+    // Left out of the help of the commands that do not read them (CommandDef.clientGlobals).
+    const def = PROGRAM.commands.find((command) => command.name === cmd.name());
+    const ignored = def && !takesClientGlobals(def) ? CLIENT_GLOBAL_FLAGS.map((flag) => flag.long) : [];
     return Help.prototype.visibleGlobalOptions
       .call(this, cmd)
       .filter((option) => option.long === undefined || !ignored.includes(option.long));

@@ -1,6 +1,6 @@
 /**
  * The process's streams and terminal facts, gathered in one place so commands never touch
- * `process` directly and tests can run a command against buffers (see `createTestIO` in test-io.ts).
+ * `process` directly and tests can run a command against buffers (see `createTestIO` in test/helpers/test-io.ts).
  */
 import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';

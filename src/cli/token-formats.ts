@@ -6,9 +6,9 @@
 import { ExitCode, TokencliError, UsageError } from '../errors.js';
 import type { TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
+import type { TOKEN_FORMATS } from './commands/token-command.js';
 import { tokenJson } from './token-json.js';
 
-export const TOKEN_FORMATS = ['token', 'header', 'json', 'env'] as const;
 export type TokenFormat = (typeof TOKEN_FORMATS)[number];
 
 /** `--json` is an alias of `--format json`; anything else beside it is a contradiction. */
@@ -18,7 +18,7 @@ export function chooseTokenFormat(options: { format?: string; json?: boolean }):
     throw new UsageError(`--json and --format ${format} contradict each other`, 'give one of them');
   }
   if (json) return 'json';
-  // commander has checked the value against TOKEN_FORMATS already.
+  // The parser has checked the value against TOKEN_FORMATS (commands/token-command.ts) already.
   return (format as TokenFormat | undefined) ?? 'token';
 }
 

@@ -6,8 +6,9 @@ import { Command } from 'commander';
 import { sanitizeText } from '../text/sanitize.js';
 import { flagName, secretFlagMessage } from './unknown-option.js';
 
-// `unknownOption` is commander's (documented in its source, absent from its typings) hook for
-// the "unknown option" error; it is overridden here rather than patching commander.
+// commander's hooks for these errors are in its source but not its typings; they are overridden
+// here rather than patching commander. commander is pinned to the exact version they were read
+// against (package.json); test/cli/commander-pin.test.ts fails on an upgrade.
 interface CommanderInternals {
   unknownOption(flag: string): void;
   unknownCommand(): void;

@@ -1,7 +1,8 @@
 /**
  * One connection to the D-Bus session bus, in plain JavaScript over the socket: the SASL handshake
  * (AUTH EXTERNAL), then method calls answered by serial (D-Bus specification, "Authentication
- * Protocol" and "Message Protocol"). Every step runs under a time limit: a bus that accepts the
+ * Protocol" and "Message Protocol"). Calls that do not depend on each other's answers are sent
+ * together and their answers matched by serial, so they cost one round trip. Every step runs under a time limit: a bus that accepts the
  * connection and never answers is given up, and the socket destroyed (SPEC.md §2.7). An open
  * connection keeps the process alive only while a call awaits its answer.
  */
@@ -11,6 +12,11 @@ import { decodeMessage, encodeMethodCall, type MethodCall, type Reply } from './
 
 /** Thrown when a step fails or runs out of time; `message` is the reason, ready for a warning. */
 export class DbusStepError extends Error {}
+
+interface Waiter<T> {
+  resolve: (value: T) => void;
+  reject: (error: Error) => void;
+}
 
 /** The socket itself failed (ENOENT, ECONNREFUSED, …): the bus cannot be reached. */
 class SocketFailure extends Error {}
@@ -22,9 +28,11 @@ export class DbusConnection {
   #deadline: number;
   #buffer = Buffer.alloc(0);
   #serial = 0;
-  #waiting: { resolve: (value: Buffer | Reply) => void; reject: (error: Error) => void } | undefined;
+  /** Who awaits the handshake's answer line. */
+  #waiting: Waiter<Buffer> | undefined;
+  /** Who awaits the answer to each call in flight, by its serial. */
+  readonly #calls = new Map<number, Waiter<Reply>>();
   #authenticated = false;
-  #pendingSerial = 0;
   #closed = false;
   /** The socket's end (an error, or the peer closing it), reported by every later call. */
   #failure: Error | undefined;
@@ -48,13 +56,18 @@ export class DbusConnection {
   static async open(path: string, timeoutMs: number, stage: string): Promise<DbusConnection> {
     const connection = new DbusConnection(connect(path), timeoutMs);
     await connection.step(stage, async () => {
-      await connection.#authenticate();
-      await connection.call({
+      // Hello goes out with the handshake (as sd-bus does): one round trip for both. Its answer
+      // is awaited only once the handshake's OK has been read and checked.
+      const authenticated = connection.#authenticate();
+      const hello = connection.#send({
         destination: 'org.freedesktop.DBus',
         path: '/org/freedesktop/DBus',
         interface: 'org.freedesktop.DBus',
         member: 'Hello',
       });
+      hello.catch(() => {}); // a refused handshake is the error reported
+      await authenticated;
+      await hello;
     });
     return connection;
   }
@@ -91,9 +104,34 @@ export class DbusConnection {
   }
 
   async call(call: MethodCall): Promise<Reply> {
-    this.#pendingSerial = ++this.#serial;
-    this.#socket.write(encodeMethodCall(this.#pendingSerial, call));
-    return (await this.#next()) as Reply;
+    return this.#send(call);
+  }
+
+  /**
+   * Calls that do not depend on each other, sent together: one round trip for all of them. The
+   * caller awaits the answers in order and may stop after any of them (an answer not awaited when
+   * the connection closes is dropped, not reported as unhandled).
+   */
+  callAll(calls: readonly MethodCall[]): Promise<Reply>[] {
+    return calls.map((call) => {
+      const reply = this.#send(call);
+      reply.catch(() => {});
+      return reply;
+    });
+  }
+
+  #send(call: MethodCall): Promise<Reply> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#closed) return Promise.reject(new Error('connection closed'));
+    const serial = ++this.#serial;
+    // Only a pending answer keeps the process alive; an idle open connection does not.
+    this.#socket.ref();
+    const reply = new Promise<Reply>((resolve, reject) => {
+      this.#calls.set(serial, { resolve, reject });
+    });
+    this.#socket.write(encodeMethodCall(serial, call));
+    this.#drain();
+    return reply;
   }
 
   close(): void {
@@ -102,14 +140,17 @@ export class DbusConnection {
     this.#socket.destroy();
   }
 
-  /** AUTH EXTERNAL with our uid. */
+  /**
+   * AUTH EXTERNAL with our uid, and BEGIN right behind it: the bus reads BEGIN only after it has
+   * answered OK, and a refused handshake fails here whatever follows it.
+   */
   async #authenticate(): Promise<void> {
     const uid = String(process.getuid?.() ?? '');
-    this.#socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid, 'ascii').toString('hex')}\r\n`);
-    const line = (await this.#next()) as Buffer;
+    this.#socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid, 'ascii').toString('hex')}\r\nBEGIN\r\n`);
+    const line = await this.#nextLine();
     if (!line.toString('ascii').startsWith('OK ')) throw new Error('authentication was refused');
     this.#authenticated = true;
-    this.#socket.write('BEGIN\r\n');
+    this.#drain();
   }
 
   #receive(chunk: Buffer): void {
@@ -119,16 +160,16 @@ export class DbusConnection {
 
   #fail(error: Error): void {
     this.#failure ??= error;
-    const waiting = this.#waiting;
+    const waiters: Waiter<never>[] = [...(this.#waiting ? [this.#waiting] : []), ...this.#calls.values()];
     this.#waiting = undefined;
+    this.#calls.clear();
     this.#socket.unref();
-    waiting?.reject(error);
+    for (const waiter of waiters) waiter.reject(error);
   }
 
-  #next(): Promise<Buffer | Reply> {
+  #nextLine(): Promise<Buffer> {
     if (this.#failure) return Promise.reject(this.#failure);
     if (this.#closed) return Promise.reject(new Error('connection closed'));
-    // Only a pending answer keeps the process alive; an idle open connection does not.
     this.#socket.ref();
     return new Promise((resolve, reject) => {
       this.#waiting = { resolve, reject };
@@ -137,15 +178,19 @@ export class DbusConnection {
   }
 
   #drain(): void {
-    while (this.#waiting) {
-      if (!this.#authenticated) {
-        const end = this.#buffer.indexOf('\r\n');
-        if (end < 0) return;
-        const line = this.#buffer.subarray(0, end);
-        this.#buffer = this.#buffer.subarray(end + 2);
-        this.#settle(line);
-        continue;
-      }
+    if (!this.#authenticated) {
+      if (!this.#waiting) return;
+      const end = this.#buffer.indexOf('\r\n');
+      if (end < 0) return;
+      const line = this.#buffer.subarray(0, end);
+      this.#buffer = this.#buffer.subarray(end + 2);
+      const waiting = this.#waiting;
+      this.#waiting = undefined;
+      this.#idleUnlessAwaited();
+      waiting.resolve(line);
+      return;
+    }
+    while (this.#calls.size > 0) {
       let decoded: ReturnType<typeof decodeMessage>;
       try {
         decoded = decodeMessage(this.#buffer);
@@ -155,15 +200,18 @@ export class DbusConnection {
       }
       if (!decoded) return;
       this.#buffer = this.#buffer.subarray(decoded.size);
-      // Signals (NameAcquired after Hello) and anything else not answering our call are skipped.
-      if (decoded.reply.replySerial === this.#pendingSerial) this.#settle(decoded.reply);
+      // Signals (NameAcquired after Hello) and anything else not answering a call are skipped.
+      const serial = decoded.reply.replySerial;
+      const waiter = serial === undefined ? undefined : this.#calls.get(serial);
+      if (!waiter || serial === undefined) continue;
+      this.#calls.delete(serial);
+      this.#idleUnlessAwaited();
+      waiter.resolve(decoded.reply);
     }
   }
 
-  #settle(value: Buffer | Reply): void {
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    this.#socket.unref();
-    waiting?.resolve(value);
+  /** An open connection with nothing awaited does not keep the process alive. */
+  #idleUnlessAwaited(): void {
+    if (!this.#waiting && this.#calls.size === 0) this.#socket.unref();
   }
 }

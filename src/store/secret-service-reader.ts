@@ -10,7 +10,7 @@
  * algorithm (§7.2); the README's design notes say why that is acceptable here.
  */
 import { type DbusConnection, DbusStepError } from './dbus-connection.js';
-import type { WireValue } from './dbus-wire.js';
+import type { Reply, WireValue } from './dbus-wire.js';
 import { SECRETS } from './secret-service-probe.js';
 
 export type SecretRead = { text: string } | { unread: string };
@@ -39,24 +39,30 @@ async function read(
   connection: DbusConnection,
   attributes: ReadonlyMap<string, string>,
 ): Promise<SecretRead> {
-  // OpenSession(in s algorithm, in v input, out v output, out o result); plain takes "" (§7.2).
-  const session = await connection.call({
-    ...SECRETS,
-    interface: SERVICE_INTERFACE,
-    member: 'OpenSession',
-    body: { signature: 'sv', values: ['plain', { signature: 's', value: '' }] },
-  });
+  // Neither call depends on the other: both go out together, one round trip (each answer is
+  // still checked in turn below). Neither prompts or changes anything.
+  const [sessionReply, searchReply] = connection.callAll([
+    // OpenSession(in s algorithm, in v input, out v output, out o result); plain takes "" (§7.2).
+    {
+      ...SECRETS,
+      interface: SERVICE_INTERFACE,
+      member: 'OpenSession',
+      body: { signature: 'sv', values: ['plain', { signature: 's', value: '' }] },
+    },
+    // SearchItems(in a{ss} attributes, out ao unlocked, out ao locked).
+    {
+      ...SECRETS,
+      interface: SERVICE_INTERFACE,
+      member: 'SearchItems',
+      body: { signature: 'a{ss}', values: [new Map<WireValue, WireValue>(attributes)] },
+    },
+  ]);
+  const session = await (sessionReply as Promise<Reply>);
   const sessionPath = session.body[1];
   if (session.isError || typeof sessionPath !== 'string') {
     return { unread: `the Secret Service opened no plain session (${session.errorName ?? 'no path'})` };
   }
-  // SearchItems(in a{ss} attributes, out ao unlocked, out ao locked).
-  const search = await connection.call({
-    ...SECRETS,
-    interface: SERVICE_INTERFACE,
-    member: 'SearchItems',
-    body: { signature: 'a{ss}', values: [new Map<WireValue, WireValue>(attributes)] },
-  });
+  const search = await (searchReply as Promise<Reply>);
   const [unlocked, locked] = search.body;
   if (search.isError || !isPathList(unlocked) || !isPathList(locked)) {
     return { unread: `the Secret Service could not search (${search.errorName ?? 'unexpected reply'})` };

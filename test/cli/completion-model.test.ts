@@ -1,19 +1,11 @@
-/** The completion model is read from the command definitions: one source of truth. */
+/** The completion model is read from the command model: one source of truth. */
 import { describe, expect, test } from 'vitest';
+import { PROGRAM } from '../../src/cli/command-model/program.js';
 import { completionModel } from '../../src/cli/completion/model.js';
-import { buildProgram } from '../../src/cli/program.js';
-
-const program = () =>
-  buildProgram(
-    () => {
-      throw new Error('no command runs here');
-    },
-    { writeOut: () => {}, writeErr: () => {} },
-  );
 
 describe('completion model', () => {
   test('value kinds come from the options themselves', () => {
-    const model = completionModel(program());
+    const model = completionModel();
     const global = (long: string) => model.globals.find((f) => f.long === long)?.value;
     expect(global('--store')).toEqual({ kind: 'choices', values: ['keychain', 'file', 'none'] });
     expect(global('--profile')).toEqual({ kind: 'profile' });
@@ -31,9 +23,15 @@ describe('completion model', () => {
   });
 
   test('a flag added to a command is in the model without touching the scripts', () => {
-    const p = program();
-    p.commands.find((c) => c.name() === 'token')?.option('--new-input <file>', 'a new file flag');
-    const token = completionModel(p).commands.find((c) => c.name === 'token');
+    const commands = PROGRAM.commands.map((c) =>
+      c.name === 'token'
+        ? {
+            ...c,
+            flags: [...c.flags, { long: '--new-input', value: '<file>', description: 'a new file flag' }],
+          }
+        : c,
+    );
+    const token = completionModel({ ...PROGRAM, commands }).commands.find((c) => c.name === 'token');
     expect(token?.flags.find((f) => f.long === '--new-input')?.value).toEqual({ kind: 'file' });
   });
 });

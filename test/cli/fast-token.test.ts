@@ -7,8 +7,10 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
+import { parseArgv } from '../../src/cli/command-model/parse-argv.js';
+import { PROGRAM } from '../../src/cli/command-model/program.js';
 import type { CommandContext } from '../../src/cli/context.js';
-import { DEFAULT_MIN_TTL_SECONDS, printCachedToken } from '../../src/cli/fast-token.js';
+import { answerToken, DEFAULT_MIN_TTL_SECONDS, printCachedToken } from '../../src/cli/fast-token.js';
 import { buildProgram } from '../../src/cli/program.js';
 import type { TokenRecord } from '../../src/store/types.js';
 import { tempDir } from '../fs/temp-dirs.js';
@@ -133,5 +135,55 @@ describe('printCachedToken', () => {
     const token = program.commands.find((command) => command.name() === 'token');
     const minTtl = token?.options.find((option) => option.long === '--min-ttl');
     expect(Number(minTtl?.defaultValue)).toBe(DEFAULT_MIN_TTL_SECONDS);
+  });
+});
+
+describe('answerToken: token with its flags, as the launcher parsed them', () => {
+  const parsed = (...argv: string[]) => {
+    const result = parseArgv(PROGRAM, ['token', ...argv]);
+    if (result?.kind !== 'command') throw new Error(`not parsed: ${argv.join(' ')}`);
+    return result;
+  };
+  const answer = (t: ReturnType<typeof setup>, ...argv: string[]) => answerToken(parsed(...argv), t.ctx.io);
+
+  test('every --format, --json and --min-ttl from the cache, as the full CLI renders them', async () => {
+    const t = setup();
+    t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
+    expect(await answer(t, '--format', 'header')).toBe(true);
+    expect(await answer(t, '--format=env', '--min-ttl', '600')).toBe(true);
+    expect(await answer(t, '--json', '--no-store', '--quiet')).toBe(true);
+    const [header, access, expires, ...json] = t.out().split('\n');
+    expect(header).toBe('Authorization: Bearer access-token-value');
+    expect(access).toBe("TOKENCLI_ACCESS_TOKEN='access-token-value'");
+    expect(expires).toMatch(/^TOKENCLI_TOKEN_EXPIRES_AT='/);
+    expect(JSON.parse(json.join('\n'))).toMatchObject({
+      access_token: 'access-token-value',
+      source: 'cache',
+    });
+    expect(t.err()).toBe('');
+  });
+
+  test.each([
+    [['--force']],
+    [['--email', 'ci@example.com']],
+    [['--password-stdin']],
+    [['--client-secret-stdin']],
+    [['--end-other-sessions']],
+    [['--verbose']],
+    [['--min-ttl', '7200']],
+    [['--min-ttl', '1e3']],
+    [['--json', '--format', 'env']],
+  ])('hands %j over to the full CLI, printing nothing', async (argv) => {
+    const t = setup();
+    t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
+    expect(await answer(t, ...argv)).toBe(false);
+    expect(t.out() + t.err()).toBe('');
+  });
+
+  test('a token no header can carry is left to the full CLI to report', async () => {
+    const t = setup();
+    t.storeTokens(sampleRecord({ access_token: 'bad token', expires_at: inSeconds(3600) }));
+    expect(await answer(t, '--format', 'header')).toBe(false);
+    expect(t.out() + t.err()).toBe('');
   });
 });

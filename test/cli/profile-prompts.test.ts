@@ -8,10 +8,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createTestIO } from '../../src/cli/test-io.js';
 import { demoServiceConfig } from '../../src/server/index.js';
 import { tempDir } from '../fs/temp-dirs.js';
 import { credentialsFile, readStoredCredentials, writeStoredTokens } from '../helpers/stored-credentials.js';
+import { createTestIO } from '../helpers/test-io.js';
 import { DEMO, startService, type TestService } from '../server/helpers.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { createDeps } from '../../src/cli/deps.js';
-import { createTestIO } from '../../src/cli/test-io.js';
 import { writeConfig } from '../../src/session/config-file.js';
 import { tempDir } from '../fs/temp-dirs.js';
+import { createTestIO } from '../helpers/test-io.js';
 
 async function configDir(): Promise<string> {
   const dir = tempDir('tokencli-profile-settings-');

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createTestIO } from '../../src/cli/test-io.js';
 import { tempDir } from '../helpers/cli.js';
+import { createTestIO } from '../helpers/test-io.js';
 
 async function run(args: string[]) {
   const io = createTestIO({ env: { TOKENCLI_CONFIG_DIR: tempDir('tokencli-setting-mistakes-') } });

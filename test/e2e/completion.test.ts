@@ -115,6 +115,34 @@ describe.each(['bash', 'zsh', 'fish'])('%s completion', (shell) => {
     expect(sorted(complete('tokencli info --profile w'))).toEqual(['work']);
   });
 
+  run(`profile use|show|remove complete profile names, not the subcommands again${reason}`, () => {
+    for (const sub of ['use', 'show', 'remove'])
+      expect(sorted(complete(`tokencli profile ${sub} `)), sub).toEqual(['ci.prod-1', 'default', 'work']);
+    expect(complete('tokencli --verbose profile show w')).toEqual(['work']);
+    // zsh offers the flags where no operand is expected; no shell offers names or subcommands.
+    const afterList = complete('tokencli profile list ');
+    for (const word of ['work', 'default', 'list', 'use']) expect(afterList).not.toContain(word);
+    expect(complete('tokencli profile remove work --y')).toEqual(['--yes']);
+  });
+
+  run(`serve and completion are not offered the client-only global flags${reason}`, () => {
+    const serve = complete('tokencli serve --');
+    expect(serve).toContain('--port');
+    expect(serve).toContain('--verbose');
+    for (const flag of [
+      '--profile',
+      '--base-url',
+      '--client-id',
+      '--store',
+      '--timeout',
+      '--ca-file',
+      '--quiet',
+    ])
+      expect(serve).not.toContain(flag);
+    expect(complete('tokencli completion --pro')).toEqual([]);
+    expect(complete('tokencli token --pro')).toEqual(['--profile']);
+  });
+
   run(`files for options that take a file${reason}`, () => {
     // zsh's _files offers the name within its directory, bash and fish the whole path.
     const name = (list: string[]) => list.map((c) => c.slice(c.lastIndexOf('/') + 1));

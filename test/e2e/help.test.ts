@@ -119,6 +119,17 @@ describe('help', () => {
     },
   );
 
+  test.each([
+    [['serve', '--profile', 'x'], 'serve does not take --profile'],
+    [['--base-url', 'https://x.example', 'serve', '--port', '0'], 'serve does not take --base-url'],
+    [['--store=file', 'serve', '--no-color', '--quiet'], 'serve does not take --store, --quiet, --no-color'],
+    [['completion', 'bash', '--profile', 'ci'], 'completion does not take --profile'],
+  ])('%j: client-only global flags are refused as a usage error', async (args, message) => {
+    const r = await runCli(args);
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toMatch(new RegExp(`^error: ${message}\nhint: .*--help\n$`));
+  });
+
   test('defaults read as the values one would type', async () => {
     const help = async (command: string) => (await runCli([command, '--help'])).stdout.replace(/\s+/g, ' ');
     expect(await help('login')).toMatch(/--timeout-login <seconds> [^(]*\(default: 300\)/);

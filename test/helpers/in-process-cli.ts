@@ -3,7 +3,7 @@
  * fake clock, with a browser that posts the demo user's login form and follows the redirect.
  */
 import { main } from '../../src/cli/main.js';
-import { createTestIO } from '../../src/cli/test-io.js';
+import { createTestIO } from '../helpers/test-io.js';
 import { DEMO, postLogin, type TestService } from '../server/helpers.js';
 
 export interface InProcessResult {

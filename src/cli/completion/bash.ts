@@ -6,7 +6,7 @@
  * `exec --` where it is loaded.
  */
 import type { CommandSpec, CompletionModel, FlagSpec } from './model.js';
-import { PROFILE_NAME_PATTERN } from './model.js';
+import { commandPaths, PROFILE_NAME_PATTERN } from './model.js';
 
 /** A word list for `compgen -W` inside double quotes: the model holds only flag-like words. */
 const words = (list: string[]) => list.join(' ');
@@ -32,23 +32,51 @@ function valueCase(flags: FlagSpec[], prefix: string): string[] {
   return lines;
 }
 
+/** A case pattern for a command path: `profile use` quoted, as it holds a space. */
+const pattern = (name: string) => (name.includes(' ') ? `"${name}"` : name);
+
 function commandFlagsCase(commands: CommandSpec[]): string {
-  return commands.map((c) => `    ${c.name}) flags="${words(flagWords(c.flags))}" ;;`).join('\n');
+  return commandPaths(commands)
+    .map((c) => `    ${pattern(c.name)}) flags="${words(flagWords(c.flags))}" ;;`)
+    .join('\n');
 }
 
 function commandValueCases(commands: CommandSpec[]): string {
-  return commands.flatMap((c) => valueCase(c.flags, `${c.name} `)).join('\n');
+  return commandPaths(commands)
+    .flatMap((c) => valueCase(c.flags, `${c.name} `))
+    .join('\n');
+}
+
+/** The global flags offered after the command: the client-only ones not for serve and completion. */
+function globalFlagsCase(globals: FlagSpec[], commands: CommandSpec[]): string {
+  const others = commands.filter((c) => !c.clientGlobals).map((c) => c.name);
+  const all = words(flagWords(globals));
+  const lines = [`    *) globals="${all}" ;;`];
+  if (others.length > 0)
+    lines.unshift(
+      `    ${others.join('|')}) globals="${words(flagWords(globals.filter((f) => !f.clientOnly)))}" ;;`,
+    );
+  return lines.join('\n');
+}
+
+/** `profile use` after `profile`: a subcommand word makes the command its path. */
+function subcommandTest(commands: CommandSpec[]): string {
+  const parents = commands.filter((c) => c.subcommands).map((c) => `$cmd == ${c.name}`);
+  return parents.length > 0 ? `[[ ${parents.join(' || ')} ]]` : 'false';
 }
 
 function positionalCase(commands: CommandSpec[]): string {
   const names = words(commands.map((c) => c.name));
-  return commands
+  return commandPaths(commands)
     .map((c) => {
       const p = c.positional;
-      if (p === 'commands') return `    ${c.name}) COMPREPLY=($(compgen -W "${names}" -- "$cur")) ;;`;
-      if (p === 'command-line') return `    ${c.name}) COMPREPLY=($(compgen -c -- "$cur")) ;;`;
+      const name = pattern(c.name);
+      if (p === 'commands') return `    ${name}) COMPREPLY=($(compgen -W "${names}" -- "$cur")) ;;`;
+      if (p === 'command-line') return `    ${name}) COMPREPLY=($(compgen -c -- "$cur")) ;;`;
+      if (p === 'profile')
+        return `    ${name}) COMPREPLY=($(compgen -W "$(_tokencli_profiles)" -- "$cur")) ;;`;
       if (typeof p === 'object')
-        return `    ${c.name}) COMPREPLY=($(compgen -W "${words(p.choices)}" -- "$cur")) ;;`;
+        return `    ${name}) COMPREPLY=($(compgen -W "${words(p.choices)}" -- "$cur")) ;;`;
       return undefined;
     })
     .filter((line) => line !== undefined)
@@ -103,7 +131,7 @@ _tokencli_complete_value() {
 }
 
 _tokencli() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} cmd="" word i kind choices flags="" dashdash=0
+  local cur=\${COMP_WORDS[COMP_CWORD]} cmd="" word i kind choices flags="" globals="" dashdash=0
   COMPREPLY=()
   # Find the command: the first word that is neither a flag nor a flag's value.
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -112,7 +140,8 @@ _tokencli() {
     case $word in
       =) ((i++)) ;;
       -*) if [[ \${COMP_WORDS[i+1]-} != = ]] && _tokencli_value_kind "$cmd" "$word"; then ((i++)); fi ;;
-      *) if [[ -z $cmd ]]; then cmd=$word; elif [[ $cmd == exec ]]; then dashdash=$((i - 1)); break; fi ;;
+      *) if [[ -z $cmd ]]; then cmd=$word; elif [[ $cmd == exec ]]; then dashdash=$((i - 1)); break
+         elif ${subcommandTest(commands)}; then cmd="$cmd $word"; fi ;;
     esac
   done
   if ((dashdash > 0)); then
@@ -141,8 +170,11 @@ _tokencli() {
   case $cmd in
 ${commandFlagsCase(commands)}
   esac
+  case $cmd in
+${globalFlagsCase(globals, commands)}
+  esac
   if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$flags ${words(flagWords(globals))}" -- "$cur"))
+    COMPREPLY=($(compgen -W "$flags $globals" -- "$cur"))
   elif [[ -z $cmd ]]; then
     COMPREPLY=($(compgen -W "${names}" -- "$cur"))
   else

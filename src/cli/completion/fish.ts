@@ -5,7 +5,7 @@
  * command name or a fixed choice is expected, and forced for options that take a file.
  */
 import type { CommandSpec, CompletionModel, FlagSpec } from './model.js';
-import { PROFILE_NAME_PATTERN } from './model.js';
+import { commandPaths, PROFILE_NAME_PATTERN } from './model.js';
 
 /** A single-quoted fish string. */
 const quote = (text: string) => `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
@@ -24,34 +24,56 @@ function flagLine(flag: FlagSpec, condition: string | undefined): string {
   return parts.join(' ');
 }
 
-function commandLines(command: CommandSpec, names: string[]): string[] {
-  const using = `__tokencli_using ${command.name}`;
-  const lines = [
-    `complete -c tokencli -n __tokencli_needs_command -f -a ${command.name} -d ${quote(command.description)}`,
-    ...command.flags.map((flag) => flagLine(flag, using)),
-  ];
+function commandLines(command: CommandSpec, names: string[], path: string[] = [command.name]): string[] {
+  const using = `__tokencli_using ${path.join(' ')}`;
+  const at = `__tokencli_at ${path.join(' ')}`;
+  const lines =
+    path.length === 1
+      ? [
+          `complete -c tokencli -n __tokencli_needs_command -f -a ${command.name} -d ${quote(command.description)}`,
+        ]
+      : [];
+  lines.push(...command.flags.map((flag) => flagLine(flag, using)));
   const p = command.positional;
-  if (p === 'commands') lines.push(`complete -c tokencli -n ${quote(using)} -f -a ${quote(names.join(' '))}`);
+  if (command.subcommands) {
+    // `profile <TAB>`: the subcommands, each with its description; then each one's own words.
+    for (const sub of command.subcommands)
+      lines.push(`complete -c tokencli -n ${quote(at)} -f -a ${sub.name} -d ${quote(sub.description)}`);
+    lines.push(`complete -c tokencli -n ${quote(using)} -f`);
+    for (const sub of command.subcommands) lines.push(...commandLines(sub, names, [...path, sub.name]));
+  } else if (p === 'commands')
+    lines.push(`complete -c tokencli -n ${quote(using)} -f -a ${quote(names.join(' '))}`);
   else if (typeof p === 'object')
     lines.push(`complete -c tokencli -n ${quote(using)} -f -a ${quote(p.choices.join(' '))}`);
   else if (p === 'command-line')
     lines.push(`complete -c tokencli -n ${quote(using)} -x -a ${quote('(__tokencli_command_line)')}`);
+  else if (p === 'profile')
+    lines.push(`complete -c tokencli -n ${quote(at)} -f -a ${quote('(__tokencli_profiles)')}`);
   // Commands without operands: nothing to offer but flags.
   else lines.push(`complete -c tokencli -n ${quote(using)} -f`);
   return lines;
 }
 
+/** Client-only global flags are not offered after the commands that do not take them. */
+function globalCondition(flag: FlagSpec, commands: CommandSpec[]): string | undefined {
+  if (!flag.clientOnly) return undefined;
+  const others = commands.filter((c) => !c.clientGlobals);
+  return others.length > 0 ? others.map((c) => `not __tokencli_using ${c.name}`).join('; and ') : undefined;
+}
+
 export function fishScript({ globals, commands }: CompletionModel): string {
   const names = commands.map((c) => c.name);
-  const valueFlags = [...globals, ...commands.flatMap((c) => c.flags)]
+  const valueFlags = [...globals]
+    .concat(commandPaths(commands).flatMap((c) => c.flags))
     .filter((f) => f.value.kind !== 'none')
     .map((f) => f.long);
   const uniqueValueFlags = [...new Set(valueFlags)];
   return `# tokencli fish completion. Load it with:  tokencli completion fish | source
 # or install it:  tokencli completion fish > ~/.config/fish/completions/tokencli.fish
 
-# The command word: the first word that is neither a flag nor the value of a flag taking one.
-function __tokencli_command
+# The words before the cursor that are neither flags nor the value of a flag taking one: the
+# command, a subcommand (profile use), operands.
+function __tokencli_words
     set -l words (commandline -opc)
     set -e words[1]
     set -l skip 0
@@ -66,19 +88,26 @@ function __tokencli_command
             case '-*'
             case '*'
                 echo $word
-                return 0
         end
     end
-    return 1
 end
 
 function __tokencli_needs_command
-    not __tokencli_command >/dev/null
+    test (count (__tokencli_words)) -eq 0
 end
 
+# Whether the words begin with the command path in argv (profile use).
 function __tokencli_using
-    set -l command (__tokencli_command); or return 1
-    test "$command" = $argv[1]
+    set -l words (__tokencli_words)
+    test (count $words) -ge (count $argv); or return 1
+    for i in (seq (count $argv))
+        test "$words[$i]" = "$argv[$i]"; or return 1
+    end
+end
+
+# Whether the words are the command path in argv, nothing after it yet.
+function __tokencli_at
+    test (count (__tokencli_words)) -eq (count $argv); and __tokencli_using $argv
 end
 
 # exec -- CMD ARGS…: CMD's own completions.
@@ -116,7 +145,7 @@ function __tokencli_profiles
         | string match -ra -g '"(${PROFILE_NAME_PATTERN})"\\s*:\\s*\\{'
 end
 
-${globals.map((flag) => flagLine(flag, undefined)).join('\n')}
+${globals.map((flag) => flagLine(flag, globalCondition(flag, commands))).join('\n')}
 ${commands.flatMap((c) => commandLines(c, names)).join('\n')}
 `;
 }

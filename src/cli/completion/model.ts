@@ -1,10 +1,11 @@
 /**
- * What the completion scripts know, read from the same command definitions the parser uses
- * (program.ts), so a new flag or choice is completed without touching the scripts. What an
- * option's value is comes from the definition itself: its choices, a `<file>` placeholder, or
- * `--profile`, whose names the shells read from the config file.
+ * What the completion scripts know, read from the command model (command-model/), the same
+ * definitions program.ts builds the parser from, so a new flag or choice is completed without
+ * touching the scripts. What an option's value is comes from the definition itself: its choices,
+ * a `<file>` placeholder, or a profile name, which the shells read from the config file.
  */
-import type { Command, Option } from 'commander';
+import { HELP_FLAG, isClientGlobal, PROGRAM, takesClientGlobals } from '../command-model/program.js';
+import type { CommandDef, FlagDef, ProgramDef } from '../command-model/types.js';
 
 export type ValueKind =
   | { kind: 'none' }
@@ -19,16 +20,22 @@ export interface FlagSpec {
   short?: string;
   description: string;
   value: ValueKind;
+  /** A global flag only the client commands take (not offered for `serve` or `completion`). */
+  clientOnly?: boolean;
 }
 
-/** What the words after a command's flags are. */
-export type Positional = 'none' | 'commands' | 'command-line' | { choices: string[] };
+/** What the words after a command's flags are (`profile`: a profile name). */
+export type Positional = 'none' | 'commands' | 'command-line' | 'profile' | { choices: string[] };
 
 export interface CommandSpec {
   name: string;
   description: string;
   flags: FlagSpec[];
   positional: Positional;
+  /** Whether the client-only global flags apply (not for `serve`, `completion`). */
+  clientGlobals: boolean;
+  /** `profile list|use|show|remove`; their names are also this command's positional choices. */
+  subcommands?: CommandSpec[];
 }
 
 export interface CompletionModel {
@@ -36,50 +43,71 @@ export interface CompletionModel {
   commands: CommandSpec[];
 }
 
-function valueKindOf(option: Option): ValueKind {
-  if (!option.required && !option.optional) return { kind: 'none' };
-  if (option.argChoices) return { kind: 'choices', values: [...option.argChoices] };
-  if (option.long === '--profile') return { kind: 'profile' };
-  if (/<file(\.\.\.)?>|\[file(\.\.\.)?\]/.test(option.flags)) return { kind: 'file' };
+function valueKindOf(flag: FlagDef): ValueKind {
+  if (flag.value === undefined) return { kind: 'none' };
+  if (flag.choices) return { kind: 'choices', values: [...flag.choices] };
+  if (flag.complete === 'profile') return { kind: 'profile' };
+  if (/<file(\.\.\.)?>|\[file(\.\.\.)?\]/.test(flag.value)) return { kind: 'file' };
   return { kind: 'free' };
 }
 
-function flagsOf(command: Command, withHelp: boolean): FlagSpec[] {
-  const flags: FlagSpec[] = command.options
-    .filter((option) => !option.hidden && option.long !== undefined)
-    .map((option) => ({
-      long: option.long as string,
-      ...(option.short ? { short: option.short } : {}),
-      description: option.description,
-      value: valueKindOf(option),
+function flagsOf(flags: readonly FlagDef[]): FlagSpec[] {
+  return [...flags, HELP_FLAG]
+    .filter((flag) => !flag.hidden)
+    .map((flag) => ({
+      long: flag.long,
+      ...(flag.short ? { short: flag.short } : {}),
+      description: flag.description ?? '',
+      value: valueKindOf(flag),
+      ...(isClientGlobal(flag) ? { clientOnly: true } : {}),
     }));
-  if (withHelp)
-    flags.push({ long: '--help', short: '-h', description: 'show help', value: { kind: 'none' } });
-  return flags;
 }
 
-function positionalOf(command: Command): Positional {
+function positionalOf(command: CommandDef): Positional {
   // `profile list|use|show|remove`: the subcommands are the first word's choices.
-  if (command.commands.length > 0) return { choices: command.commands.map((sub) => sub.name()) };
-  const [argument] = command.registeredArguments;
+  if (command.subcommands) return { choices: command.subcommands.map((sub) => sub.name) };
+  const [argument] = command.arguments ?? [];
   if (!argument) return 'none';
-  if (argument.argChoices) return { choices: [...argument.argChoices] };
+  if (argument.choices) return { choices: [...argument.choices] };
   // `exec -- CMD [ARGS…]`: a command line of its own.
   if (argument.variadic) return 'command-line';
+  if (argument.complete === 'profile') return 'profile';
   return 'none';
 }
 
-export function completionModel(program: Command): CompletionModel {
-  const commands: CommandSpec[] = program.commands.map((command) => ({
-    name: command.name(),
-    description: command.description(),
-    flags: flagsOf(command, true),
+function commandSpec(command: CommandDef, clientGlobals: boolean): CommandSpec {
+  return {
+    name: command.name,
+    description: command.description,
+    flags: flagsOf(command.flags),
     positional: positionalOf(command),
-  }));
+    clientGlobals,
+    ...(command.subcommands
+      ? { subcommands: command.subcommands.map((sub) => commandSpec(sub, clientGlobals)) }
+      : {}),
+  };
+}
+
+export function completionModel(program: ProgramDef = PROGRAM): CompletionModel {
+  const commands = program.commands.map((command) => commandSpec(command, takesClientGlobals(command)));
   // commander's implicit `help [command]`.
-  commands.push({ name: 'help', description: 'show help for a command', flags: [], positional: 'commands' });
-  return { globals: flagsOf(program, true), commands };
+  commands.push({
+    name: 'help',
+    description: 'show help for a command',
+    flags: [],
+    positional: 'commands',
+    clientGlobals: true,
+  });
+  return { globals: flagsOf(program.globals), commands };
 }
 
 /** `[A-Za-z0-9][A-Za-z0-9._-]{0,63}` (SPEC.md §2.2): the names the shells offer for `--profile`. */
 export const PROFILE_NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
+
+/** Every command and subcommand, named by its path (`profile use`). */
+export function commandPaths(commands: CommandSpec[]): CommandSpec[] {
+  return commands.flatMap((command) => [
+    command,
+    ...(command.subcommands ?? []).map((sub) => ({ ...sub, name: `${command.name} ${sub.name}` })),
+  ]);
+}

@@ -47,15 +47,38 @@ function specs(flags: FlagSpec[]): string[] {
 function positional(command: CommandSpec): string[] {
   const p = command.positional;
   if (p === 'commands') return [quote('1:command:_tokencli_commands')];
+  if (command.subcommands) {
+    const names = command.subcommands.map((sub) => sub.name);
+    return [
+      quote(`1:${escapeText(command.name)} command:(${names.join(' ')})`),
+      quote('*::arguments:->subcommand'),
+    ];
+  }
   if (typeof p === 'object')
     return [quote(`1:${escapeText(command.name)} argument:(${p.choices.join(' ')})`)];
   if (p === 'command-line') return [quote('1:command:_command_names -e'), quote('*::arguments:_normal')];
+  if (p === 'profile') return [quote('1:profile:_tokencli_profiles')];
   return [];
 }
 
-function commandCase(command: CommandSpec): string {
+/** The global flags a command takes: the client-only ones not for serve and completion. */
+const globalsOf = (command: CommandSpec) =>
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh array expansions, not a template
+  command.clientGlobals ? '"${globals[@]}"' : '"${plain_globals[@]}"';
+
+function commandCase(command: CommandSpec, indent = '    '): string {
   const args = [...specs(command.flags), ...positional(command)];
-  return `    ${command.name})\n      _arguments -S -s "\${globals[@]}" \\\n        ${args.join(' \\\n        ')} ;;`;
+  const call = `_arguments ${command.subcommands ? '-C ' : ''}-S -s ${globalsOf(command)} \\\n${indent}    ${args.join(` \\\n${indent}    `)}`;
+  if (!command.subcommands) return `${indent}${command.name})\n${indent}  ${call} ;;`;
+  // `profile use <TAB>`: the subcommand's own arguments, a level down as for the command.
+  return `${indent}${command.name})
+${indent}  ${call} && ret=0
+${indent}  if [[ $state == subcommand ]]; then
+${indent}    curcontext=\${curcontext%:*:*}:tokencli-${command.name}-$words[1]:
+${indent}    case $words[1] in
+${command.subcommands.map((sub) => commandCase(sub, `${indent}    `)).join('\n')}
+${indent}    esac
+${indent}  fi ;;`;
 }
 
 export function zshScript({ globals, commands }: CompletionModel): string {
@@ -96,11 +119,14 @@ _tokencli() {
   local -a globals=(
     ${specs(globals).join('\n    ')}
   )
+  local -a plain_globals=(
+    ${specs(globals.filter((flag) => !flag.clientOnly)).join('\n    ')}
+  )
   _arguments -C -s "\${globals[@]}" '1:command:_tokencli_commands' '*::arguments:->arguments' && ret=0
   if [[ $state == arguments ]]; then
     curcontext=\${curcontext%:*:*}:tokencli-$words[1]:
     case $words[1] in
-${commands.map(commandCase).join('\n')}
+${commands.map((command) => commandCase(command)).join('\n')}
     esac
   fi
   return ret

@@ -1,9 +1,9 @@
 /**
  * An IO over buffers, so a command runs in-process with a chosen environment and terminal facts
- * and its output is read back as text (tests, and library callers that want to capture output).
+ * and its output is read back as text (in-process tests).
  */
 import { Readable, Writable } from 'node:stream';
-import type { IO } from './io.js';
+import type { IO } from '../../src/cli/io.js';
 
 export interface TestIOOptions {
   env?: NodeJS.ProcessEnv;

@@ -1,0 +1,17 @@
+/** `tokencli info`'s flags, help and examples (the run function is in info.ts). */
+import type { CommandDef } from '../command-model/types.js';
+
+export const infoCommand: CommandDef = {
+  name: 'info',
+  description: 'show the information of the stored (or given) access token',
+  flags: [
+    { long: '--token-stdin', description: 'read the access token from stdin' },
+    { long: '--show-tokens', description: 'show tokens unmasked' },
+    { long: '--json', description: 'print every field as JSON' },
+  ],
+  examples: [
+    'tokencli info',
+    'tokencli info --json | jq -r .email',
+    'tokencli token | tokencli info --token-stdin',
+  ],
+};

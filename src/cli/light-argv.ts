@@ -1,0 +1,21 @@
+/**
+ * The launcher's first step (bin/tokencli.js), bundled as one small file: it reads argv against
+ * the command model without loading commander or any command, and says whether a light path can
+ * answer it — `--version`, or a command with a light answer (fast-token.ts) — or the full CLI
+ * must run. The full CLI also runs whenever a light answer declines, so the light path only
+ * ever answers what the full CLI would have answered the same way.
+ */
+import { VERSION } from '../version.js';
+import { type ParsedCommand, parseArgv } from './command-model/parse-argv.js';
+import { PROGRAM } from './command-model/program.js';
+
+/** The commands with a light answer; any other goes straight to the full CLI. */
+const LIGHT_COMMANDS: ReadonlySet<string> = new Set(['token']);
+
+export type LightPlan = { kind: 'version'; version: string } | ParsedCommand;
+
+export function lightPlan(args: readonly string[]): LightPlan | undefined {
+  const parsed = parseArgv(PROGRAM, args);
+  if (parsed?.kind === 'version') return { kind: 'version', version: VERSION };
+  return parsed && LIGHT_COMMANDS.has(parsed.path) ? parsed : undefined;
+}
