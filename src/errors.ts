@@ -125,26 +125,9 @@ export type ErrorReason =
   | 'listen_not_local'
   | 'control_not_loopback';
 
-const CODE_OF_EXIT: Record<ExitCodeValue, ErrorCode> = {
-  [ExitCode.ok]: 'internal',
-  [ExitCode.internal]: 'internal',
-  [ExitCode.usage]: 'usage',
-  [ExitCode.refused]: 'service_refused',
-  [ExitCode.notLoggedIn]: 'not_logged_in',
-  [ExitCode.unavailable]: 'service_unavailable',
-  [ExitCode.loginIncomplete]: 'login_incomplete',
-  [ExitCode.interrupted]: 'interrupted',
-};
-
 export interface TokencliErrorOptions {
-  /**
-   * Deprecated: the exit code a thrower chose, from which `code` follows when it is not given.
-   * Only the local token service's configuration errors still set it; the CLI chooses exit codes
-   * from code and reason (src/cli/exit-codes.ts) and never reads this.
-   */
-  exitCode?: ExitCodeValue | undefined;
-  /** Default: the code that goes with the exit code (`usage` for 2, `service_refused` for 3, …). */
-  code?: ErrorCode | undefined;
+  /** What kind of failure it is (see ErrorCode); the CLI chooses the exit code from it. */
+  code: ErrorCode;
   /**
    * A finer, stable name of the failure within its code (`port_in_use`, `ca_file_missing`, …), with
    * `details`, for the CLI's hint table and for programs that need more than the code.
@@ -161,8 +144,6 @@ export interface TokencliErrorOptions {
 
 export class TokencliError extends Error {
   readonly code: ErrorCode;
-  /** Deprecated (see TokencliErrorOptions.exitCode); undefined for every error but the service's configuration errors. */
-  readonly exitCode: ExitCodeValue | undefined;
   readonly reason: ErrorReason | undefined;
   readonly details: Readonly<Record<string, string | number | undefined>>;
   readonly hint: string | undefined;
@@ -170,9 +151,7 @@ export class TokencliError extends Error {
   constructor(message: string, options: TokencliErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'TokencliError';
-    this.exitCode = options.exitCode;
-    this.code =
-      options.code ?? (options.exitCode === undefined ? 'internal' : CODE_OF_EXIT[options.exitCode]);
+    this.code = options.code;
     this.reason = options.reason;
     this.details = options.details ?? {};
     this.hint = options.hint;

@@ -29,7 +29,7 @@ const PRINTABLE_VALUE = /^[\x21-\x26\x28-\x7e]+$/;
 function checkedValue(name: string, value: string): string {
   if (!PRINTABLE_VALUE.test(value)) {
     throw new TokencliError(`the ${name} holds characters that cannot be printed safely in this format`, {
-      exitCode: ExitCode.unavailable,
+      code: 'service_unavailable',
       hint: '--format token and --format json print it as it is',
     });
   }

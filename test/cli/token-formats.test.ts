@@ -1,5 +1,6 @@
 /** The shapes of `token --format` on records the service could hand back, hostile ones included. */
 import { describe, expect, test } from 'vitest';
+import { exitCodeOf } from '../../src/cli/exit-codes.js';
 import { chooseTokenFormat, renderToken } from '../../src/cli/token-formats.js';
 import { TokencliError, UsageError } from '../../src/errors.js';
 import type { TokenRecord } from '../../src/store/types.js';
@@ -54,7 +55,7 @@ describe('token formats', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(TokencliError);
-    expect((error as TokencliError).exitCode).toBe(5);
+    expect(exitCodeOf(error as TokencliError)).toBe(5);
     expect((error as TokencliError).message).not.toContain(token);
   });
 });

@@ -287,8 +287,8 @@ describe('validateServiceConfig', () => {
   test.each(cases)('%s', (_name, spoil, message) => {
     const error = errorOf(spoil(minimal()));
     expect(error.message).toBe(message);
-    expect(error.exitCode).toBe(2);
-    expect(error.hint).toMatch(/README/);
+    expect(error.code).toBe('config');
+    expect(error.hint).toMatch(/docs\/serve\.md/);
   });
 });
 
@@ -305,7 +305,7 @@ describe('loadServiceConfig', () => {
     const path = join(dir, 'absent.json');
     await expect(loadServiceConfig(path)).rejects.toMatchObject({
       message: `cannot read config file ${path}: no such file`,
-      exitCode: 2,
+      code: 'config',
     });
   });
 
@@ -320,7 +320,7 @@ describe('loadServiceConfig', () => {
     writeFileSync(path, '{"apps": [');
     await expect(loadServiceConfig(path)).rejects.toMatchObject({
       message: `config file ${path} is not valid JSON (at the end of the file)`,
-      exitCode: 2,
+      code: 'config',
     });
   });
 
@@ -342,7 +342,7 @@ describe('loadServiceConfig', () => {
     writeFileSync(path, JSON.stringify(json));
     await expect(loadServiceConfig(path)).rejects.toMatchObject({
       message: `${path}: apps[0].redirect_uris[1]: must be an absolute URI`,
-      exitCode: 2,
+      code: 'config',
     });
   });
 });

@@ -258,14 +258,14 @@ describe('starting and stopping', () => {
   test('an address not of this machine is a usage error', async () => {
     await expect(startTokenService(undefined, { host: '192.0.2.1' })).rejects.toMatchObject({
       message: 'cannot listen on 192.0.2.1: not an address of this machine',
-      exitCode: 2,
+      code: 'config',
     });
   });
 
   test('an invalid configuration is refused before listening', async () => {
     await expect(startTokenService({ apps: [], users: [] } as never, { port: 0 })).rejects.toMatchObject({
       message: 'apps: must be a non-empty array',
-      exitCode: 2,
+      code: 'config',
     });
   });
 

@@ -57,7 +57,7 @@ export async function run(options: InfoOptions, deps: Deps): Promise<void> {
         ? 'the token has expired'
         : `the token is not approved (status: ${String(info.status ?? 'missing')})`,
       {
-        exitCode: ExitCode.refused,
+        code: 'service_refused',
         hint: options.tokenStdin
           ? 'get a new one with `tokencli token --force` or `tokencli login`'
           : expired
