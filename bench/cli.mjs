@@ -1,4 +1,4 @@
-// `npm run bench` (CLI part): start-up costs as ratios against baselines (SPEC.md §4 "Speed"),
+// `npm run bench` (CLI part): start-up costs as ratios against baselines (docs/contract.md §4 "Speed"),
 // measured the plain way: every timed command is a direct child of hyperfine run with `-N` (no
 // shell, and a parent that does nothing else), and the token service runs in a process of its own.
 // The shapes scripts use, each from the cache of a profile `ci` in the config file (file store):

@@ -10,7 +10,7 @@
  * an error into output and an exit code.
  */
 
-/** Exit codes of SPEC.md §2.6. */
+/** Exit codes of docs/contract.md §2.6. */
 export const ExitCode = {
   ok: 0,
   internal: 1,

@@ -14,7 +14,7 @@
  * are one-call conveniences over a new client each.
  *
  * Settings resolve as options > environment (the `env` option, default `process.env`) > the
- * profile in the config file > defaults (SPEC.md §2.1). Nothing here prompts: a secret that is not
+ * profile in the config file > defaults (docs/contract.md §2.1). Nothing here prompts: a secret that is not
  * in the options or the store is an error. Failures are `TokencliError`s with a stable `code`
  * (`ErrorCode`) and, where there is more to say, a `reason` (`ErrorReason`, a closed list) and
  * `details`; messages name this API's options (`baseUrl`, `profile`, `store`, …). A bad setting is
@@ -61,7 +61,7 @@ export { SettingError, type SettingName, type SettingOrigin } from './session/se
 export { openStore } from './store/open-store.js';
 export type { CredentialStore, StoreKind, TokenRecord } from './store/types.js';
 
-/** What every call accepts: the settings of SPEC.md §2.1 and the run's environment. */
+/** What every call accepts: the settings of docs/contract.md §2.1 and the run's environment. */
 export interface CommonOptions {
   /** Profile name (TOKENCLI_PROFILE, default "default"). */
   profile?: string;
@@ -111,7 +111,7 @@ export interface GetTokenCallOptions {
   force?: boolean;
   /** Store a newly obtained token (default true). */
   save?: boolean;
-  /** Send `endOtherSessions=True` (SPEC.md §1 rule 10). */
+  /** Send `endOtherSessions=True` (docs/contract.md §1 rule 10). */
   endOtherSessions?: boolean;
 }
 
@@ -125,7 +125,7 @@ export interface TokenResult {
   expiresAt: Date;
   email?: string;
   profile: string;
-  /** `cache`, `refresh_token` or `client_credentials` (SPEC.md §2.3). */
+  /** `cache`, `refresh_token` or `client_credentials` (docs/contract.md §2.3). */
   source: TokenSource;
 }
 
@@ -218,9 +218,9 @@ export class TokenClient {
   }
 
   /**
-   * A valid access token, by exactly `tokencli token`'s steps (SPEC.md §2.3): the cached token if
+   * A valid access token, by exactly `tokencli token`'s steps (docs/contract.md §2.3): the cached token if
    * it has `minTtlSeconds` left; else, under the profile's lock, the stored refresh token
-   * (RFC 6749 §6); else the client-credentials grant with email and password (SPEC.md §1); else
+   * (RFC 6749 §6); else the client-credentials grant with email and password (docs/contract.md §1); else
    * `NotLoggedInError` (code `not_logged_in`). Same store, cache and lock as the CLI, so a token
    * one obtains the other reuses.
    */
@@ -241,7 +241,7 @@ export class TokenClient {
   }
 
   /**
-   * The service's information about an access token (SPEC.md §1 rule 9: `status`, `expires_in`,
+   * The service's information about an access token (docs/contract.md §1 rule 9: `status`, `expires_in`,
    * `email`, `app_name`, …), the stored one unless `accessToken` is given. An invalid, expired or
    * revoked token rejects with a `ServiceError` (code `service_refused`); a refused stored token
    * is dropped from the cache first (reason `access_token_refused`), so the next `getToken` renews it.
@@ -252,7 +252,7 @@ export class TokenClient {
   }
 
   /**
-   * The browser login (authorization code + PKCE S256, SPEC.md §2.5; RFC 6749 §4.1, RFC 7636,
+   * The browser login (authorization code + PKCE S256, docs/contract.md §2.5; RFC 6749 §4.1, RFC 7636,
    * RFC 8252): listens on the loopback redirect URI, opens the authorize URL (`openBrowser`, and
    * a `login_url` event), exchanges the code the moment it arrives and stores the tokens under the
    * profile, as `tokencli login` does.

@@ -1,6 +1,6 @@
 import type { IO } from './io.js';
 
-/** The global flags of SPEC.md §2.2, as commander parsed them (undefined = not given). */
+/** The global flags of docs/contract.md §2.2, as commander parsed them (undefined = not given). */
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;

@@ -5,7 +5,7 @@
  *
  * Everything is built lazily and at most once per run: the cached `tokencli token` path asks only
  * for the settings and the store, and none of the modules behind the other members (the lock, the
- * protocol layer, the browser opener) are loaded for it (start-up is benchmarked, SPEC.md §4).
+ * protocol layer, the browser opener) are loaded for it (start-up is benchmarked, docs/contract.md §4).
  * Tests build one with `createDeps(…, overrides)` to replace the clock, the browser or the prompt.
  */
 import type { HttpSettings } from '../http/settings.js';
@@ -36,7 +36,7 @@ export interface DepsOverrides {
 export interface Deps extends CommandContext {
   now(): Date;
   /**
-   * The run's session: settings flag > environment > profile > default (SPEC.md §2.1), resolved
+   * The run's session: settings flag > environment > profile > default (docs/contract.md §2.1), resolved
    * once; the first call's local overrides (`--email`, `--redirect-uri`) are the ones that count.
    */
   session(local?: LocalOverrides): Session;

@@ -4,7 +4,7 @@
  * environment variables and commands (npm/cli's error-message table is the model). Layers below
  * `src/cli/` never name them; see src/errors.ts.
  *
- * Service errors: the service's codes (SPEC.md §1, RFC 6749 §5.2, RFC 6750 §3.1), refined by the
+ * Service errors: the service's codes (docs/contract.md §1, RFC 6749 §5.2, RFC 6750 §3.1), refined by the
  * grant that was tried and the endpoint that answered.
  */
 import type { ErrorReason, TokencliError } from '../errors.js';
@@ -27,7 +27,7 @@ const USER_CREDENTIALS =
 const NEW_ACCESS_TOKEN =
   'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login';
 
-/** The hint for subcode 018 (SPEC.md §1 rule 10). */
+/** The hint for subcode 018 (docs/contract.md §1 rule 10). */
 export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to end your other sessions';
 
 /**

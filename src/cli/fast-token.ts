@@ -1,6 +1,6 @@
 /**
  * The launcher's light answer to `tokencli token` (any of its flags and formats, as
- * light-argv.ts parsed them) whose token is cached and fresh (SPEC.md §2.3 step 1, §4 "Speed"):
+ * light-argv.ts parsed them) whose token is cached and fresh (docs/contract.md §2.3 step 1, §4 "Speed"):
  * the command scripts run before every API call. It answers without loading commander or the
  * command table, through the same functions the full `token` command uses: resolveSettings (the
  * precedence rules), openStore (the store choice and its warnings), the store's getTokens,
@@ -87,7 +87,7 @@ export async function printCachedToken(
     const { baseUrl, clientId } = settings;
     if (!baseUrl || !clientId) return false;
 
-    // Warnings while opening (the default store falling back to the file, SPEC.md §2.7) are left
+    // Warnings while opening (the default store falling back to the file, docs/contract.md §2.7) are left
     // to the full CLI, which says them once per profile and records that it did (src/session/profile-record.ts);
     // once the profile's store is recorded, later runs open it without a probe and stay here.
     // Warnings while reading mean a damaged entry.

@@ -1,4 +1,4 @@
-/** The readable table of `tokencli info` (SPEC.md §2.6). */
+/** The readable table of `tokencli info` (docs/contract.md §2.6). */
 import type { TokenInfo } from '../oauth/types.js';
 import { describeExpiry, describeExpiryFully, maskToken } from './format.js';
 

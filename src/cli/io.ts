@@ -14,7 +14,7 @@ export interface IO {
   stdout: Output;
   stderr: Writable;
   stdin: Readable;
-  /** Decides prompting: secrets are only prompted for on a terminal (SPEC.md §2.1). */
+  /** Decides prompting: secrets are only prompted for on a terminal (docs/contract.md §2.1). */
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
@@ -87,7 +87,7 @@ export function processIO(): IO {
 
 /**
  * Colours only on a terminal, never with NO_COLOR (any non-empty value, per no-color.org) or
- * `--no-color` (SPEC.md §2.6). FORCE_COLOR turns them on off a terminal too (a CI log, a pager),
+ * `--no-color` (docs/contract.md §2.6). FORCE_COLOR turns them on off a terminal too (a CI log, a pager),
  * as in chalk and node: `0` or `false` off, any other value (also empty) on; the two opt-outs win.
  * A terminal that says `TERM=dumb` (Emacs shell buffers, some CI runners) cannot show escape
  * sequences: no colours there unless FORCE_COLOR asks, as in node's own colour check.

@@ -1,6 +1,6 @@
 /**
  * Parses the command line, runs the command, and maps every outcome to an exit code and the
- * `error: … / hint: …` lines of SPEC.md §2.6 (the exit codes by code and reason: exit-codes.ts).
+ * `error: … / hint: …` lines of docs/contract.md §2.6 (the exit codes by code and reason: exit-codes.ts).
  */
 import { type Command, CommanderError } from 'commander';
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';

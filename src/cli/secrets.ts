@@ -1,6 +1,6 @@
 /**
  * Secrets come from stdin (`--…-stdin`), an environment variable, or a prompt without echo on a
- * terminal — never from a flag value, which would show in `ps` and shell history (SPEC.md §2.1).
+ * terminal — never from a flag value, which would show in `ps` and shell history (docs/contract.md §2.1).
  */
 import { TokencliError, UsageError } from '../errors.js';
 import type { SecretSource as SessionSecrets } from '../session/secret-source.js';

@@ -1,7 +1,7 @@
 /**
  * The session's events in the CLI's words on stderr (the same lines the commands always said):
  * warnings and progress are silenced by `--quiet`, the refused refresh is said with `--verbose`,
- * the login URL is shown in every case (SPEC.md §2.5).
+ * the login URL is shown in every case (docs/contract.md §2.5).
  */
 import type { SessionEvent } from '../session/events.js';
 import type { ServiceOverride } from '../session/settings.js';

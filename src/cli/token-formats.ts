@@ -1,6 +1,6 @@
 /**
  * What `tokencli token --format …` prints (README "In scripts"): the bare token, an HTTP header
- * line for `curl -H @-`, the JSON document of SPEC.md §2.6, or `NAME='value'` lines that are safe
+ * line for `curl -H @-`, the JSON document of docs/contract.md §2.6, or `NAME='value'` lines that are safe
  * both for `eval` in a POSIX shell and in a `.env` file.
  */
 import { ExitCode, TokencliError, UsageError } from '../errors.js';

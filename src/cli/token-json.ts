@@ -1,11 +1,11 @@
-/** A record as the `--json` document of `token`, `refresh`, `sso` and `login` (SPEC.md §2.6). */
+/** A record as the `--json` document of `token`, `refresh`, `sso` and `login` (docs/contract.md §2.6). */
 import type { TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
 import { maskToken, secondsUntil } from './format.js';
 
 /**
  * The `--json` document: the same keys whatever produced the token. The refresh token (a 30-day
- * credential) is masked like the table unless `showTokens` (SPEC.md §2.6): output pasted into a
+ * credential) is masked like the table unless `showTokens` (docs/contract.md §2.6): output pasted into a
  * bug report must not leak it. The access token is the result, so it is always shown.
  */
 export function tokenJson(

@@ -1,6 +1,6 @@
 /**
  * What tokencli says about an option it does not know. Secrets are refused as flag values on
- * purpose (they would show in `ps` and shell history, SPEC.md §2.1), so a flag that looks like
+ * purpose (they would show in `ps` and shell history, docs/contract.md §2.1), so a flag that looks like
  * one gets a hint naming the safe way to pass it. The value after `=` is never echoed: whatever
  * was typed there may be a secret.
  */

@@ -1,7 +1,7 @@
 /**
  * A cross-process exclusive lock on a lock file, for read-modify-write of the credentials file and
  * for the read-refresh-write of `tokencli token`, so that parallel invocations make one network
- * exchange between them (SPEC.md §2.3 last paragraph, §2.7).
+ * exchange between them (docs/contract.md §2.3 last paragraph, §2.7).
  *
  * The lock file is created with O_EXCL and holds the holder's pid, host and a random token. It is
  * stale when its holder is a dead process on this host, or when it has not been touched for

@@ -1,7 +1,7 @@
 /**
  * Files that hold configuration or secrets: 0600 files in 0700 directories whatever the umask,
  * written to a temporary file and renamed so a crash never leaves half a file, and never through
- * a symbolic link an attacker could have planted (SPEC.md §2.7).
+ * a symbolic link an attacker could have planted (docs/contract.md §2.7).
  */
 // Synchronous calls on purpose: each is one quick syscall on a small file, and node:fs/promises
 // would add its module load and a thread-pool round trip per call to every `tokencli token`.

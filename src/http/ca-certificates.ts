@@ -1,5 +1,5 @@
 /**
- * The CA list for TLS (SPEC.md §2.4): Node's bundled roots plus `NODE_EXTRA_CA_CERTS` plus
+ * The CA list for TLS (docs/contract.md §2.4): Node's bundled roots plus `NODE_EXTRA_CA_CERTS` plus
  * `--ca-file`. Passing `ca` to a TLS connection replaces the defaults instead of adding to them,
  * so when any extra CA is configured the list is rebuilt here from `tls.rootCertificates`.
  * Certificates are always verified; there is no switch to turn verification off.

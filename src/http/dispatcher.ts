@@ -1,6 +1,6 @@
 /**
  * The dispatcher for one call: with a proxy variable set, undici's `EnvHttpProxyAgent`
- * (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, SPEC.md §2.4) with the `--timeout` on connect, headers and
+ * (HTTPS_PROXY / HTTP_PROXY / NO_PROXY, docs/contract.md §2.4) with the `--timeout` on connect, headers and
  * body, and the extra CAs; without one, node's own HTTP client (node-transport.ts says why).
  *
  * Built per call, not per process: EnvHttpProxyAgent reads the proxy variables when it is

@@ -1,6 +1,6 @@
 /**
  * Failures where no usable HTTP response arrived: connection errors, timeouts, TLS failures, an
- * oversize body. All are exit 5 (SPEC.md §2.6: "the service could not be reached or failed"), code
+ * oversize body. All are exit 5 (docs/contract.md §2.6: "the service could not be reached or failed"), code
  * `network`. The `reason` says which failure it was (`tls_untrusted`, `connect`, `timeout`, …) so
  * that the CLI can name the fix in its own terms (src/cli/error-hints.ts).
  */
@@ -48,7 +48,7 @@ export class NetworkError extends TokencliError {
   }
 }
 
-/** Certificate problems a missing CA explains: the hint is to add one (SPEC.md §2.4). */
+/** Certificate problems a missing CA explains: the hint is to add one (docs/contract.md §2.4). */
 const UNTRUSTED_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT',
@@ -88,7 +88,7 @@ export function errorCodes(error: unknown): string[] {
   );
 }
 
-/** True when the error proves no request reached the service: the only retryable failures (SPEC.md §2.4). */
+/** True when the error proves no request reached the service: the only retryable failures (docs/contract.md §2.4). */
 export function isNotConnected(error: unknown): boolean {
   return errorCodes(error).some((c) => c === 'ECONNREFUSED' || c === 'ENOTFOUND' || c === 'EAI_AGAIN');
 }

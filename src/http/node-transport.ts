@@ -2,7 +2,7 @@
  * Direct connections over node:http / node:https, for calls that no proxy variable concerns.
  *
  * Loading undici costs about 28 ms (its module graph and the llhttp WebAssembly), more than a
- * whole minimal node script that asks tokeninfo (SPEC.md §4: `info --json` ≤ 1.5 × that script).
+ * whole minimal node script that asks tokeninfo (docs/contract.md §4: `info --json` ≤ 1.5 × that script).
  * Node's own HTTP client is already in the binary. So when none of HTTPS_PROXY / HTTP_PROXY (any
  * case) is set, requests go out through this transport; whenever one is, undici's
  * EnvHttpProxyAgent takes them, honouring NO_PROXY (dispatcher.ts). Both sit behind the same

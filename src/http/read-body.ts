@@ -1,5 +1,5 @@
 /**
- * Reads a response body up to a limit (SPEC.md §2.4: bodies over 1 MiB are cut off and reported).
+ * Reads a response body up to a limit (docs/contract.md §2.4: bodies over 1 MiB are cut off and reported).
  * A token response is a few hundred bytes; anything near the cap is a wrong endpoint or a hostile
  * server, and must not grow the CLI's memory without bound.
  */

@@ -1,5 +1,5 @@
 /**
- * Redaction for the `--verbose` trace and for error messages (SPEC.md §2.2, §2.4: secrets are never
+ * Redaction for the `--verbose` trace and for error messages (docs/contract.md §2.2, §2.4: secrets are never
  * printed or logged). Two nets, both always applied:
  *
  * 1. by name — values of parameters, JSON fields and headers whose names denote secrets

@@ -1,5 +1,5 @@
 /**
- * One HTTP exchange with the token service (SPEC.md §2.4), over node's HTTP client or undici (dispatcher.ts): `User-Agent` on every
+ * One HTTP exchange with the token service (docs/contract.md §2.4), over node's HTTP client or undici (dispatcher.ts): `User-Agent` on every
  * request, a deadline covering connect, headers and body of each attempt, the retries of
  * retry-policy.ts, no redirects followed (undici's `request` never follows them; the caller turns
  * a 3xx into an error), bodies capped at 1 MiB, a redacted `--verbose` trace.
@@ -32,7 +32,7 @@ export interface HttpRequest {
   headers?: Record<string, string>;
   /** An `application/x-www-form-urlencoded` body (the caller sets the content type). */
   body?: string;
-  /** False for requests that must be sent at most once (`authorization_code`, SPEC.md §2.4). */
+  /** False for requests that must be sent at most once (`authorization_code`, docs/contract.md §2.4). */
   retry: boolean;
   /** The caller's cancellation (Ctrl-C); its reason is rethrown as it is. */
   signal?: AbortSignal | undefined;
@@ -49,7 +49,7 @@ export interface HttpResponse {
 }
 
 /**
- * Sends the request, retrying only as SPEC.md §2.4 allows, and returns the final response whatever
+ * Sends the request, retrying only as docs/contract.md §2.4 allows, and returns the final response whatever
  * its status. Throws NetworkError (exit 5) when no complete response arrived, UsageError (exit 2)
  * for an unreadable `--ca-file`, and the caller's abort reason when its signal fires.
  */

@@ -1,5 +1,5 @@
 /**
- * When a request may be sent again (SPEC.md §2.4): only where no request reached the service
+ * When a request may be sent again (docs/contract.md §2.4): only where no request reached the service
  * (connection refused, DNS failure) or on 429 / 503 with a `Retry-After` of at most 10 s; at most
  * two retries; never for `authorization_code` (the caller passes `retry: false`: a code is valid
  * once, so a second attempt could only fail or, worse, race the first).

@@ -1,5 +1,5 @@
 /**
- * The `--verbose` HTTP trace (SPEC.md §2.2): one line per request and one per response, every
+ * The `--verbose` HTTP trace (docs/contract.md §2.2): one line per request and one per response, every
  * secret redacted (by name and by value, see redact.ts), control characters removed, long bodies
  * shortened. The caller decides where lines go (stderr); this module only formats them.
  */

@@ -1,5 +1,5 @@
 /**
- * The authorize URL the browser is sent to (SPEC.md §1 and §2.4): the service's documented
+ * The authorize URL the browser is sent to (docs/contract.md §1 and §2.4): the service's documented
  * parameters (`client_id`, `state`, `scope`, `endOtherSessions`) plus the standard OAuth ones
  * (`response_type=code`, `redirect_uri`) and PKCE S256 (RFC 7636 §4.3).
  */
@@ -16,7 +16,7 @@ export interface AuthorizeUrlParams {
   codeChallenge: string;
   /** Only sent when asked (`--scope`). */
   scope?: string | undefined;
-  /** Sends `endOtherSessions=True` (SPEC.md §1 rule 10); nothing is sent otherwise. */
+  /** Sends `endOtherSessions=True` (docs/contract.md §1 rule 10); nothing is sent otherwise. */
   endOtherSessions?: boolean | undefined;
 }
 

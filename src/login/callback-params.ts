@@ -39,7 +39,7 @@ function cleanText(text: string): string {
 
 /**
  * Judges the query of a redirect. Only a request carrying exactly one `state` equal to the
- * expected one counts (SPEC.md §2.5); then `error` ends the flow (`access_denied`: exit 6, any
+ * expected one counts (docs/contract.md §2.5); then `error` ends the flow (`access_denied`: exit 6, any
  * other error: exit 3), a well-formed `code` completes it, and anything else is the service's
  * malformed answer (exit 5).
  */

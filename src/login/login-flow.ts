@@ -1,8 +1,8 @@
 /**
- * The browser login of SPEC.md §2.5 from start to end: PKCE and state, the loopback listener,
+ * The browser login of docs/contract.md §2.5 from start to end: PKCE and state, the loopback listener,
  * the authorize URL (printed every time, opened unless told not to), then whichever comes first of
  * the redirect, a pasted URL or code, the timeout and Ctrl-C; the code is exchanged at once (it
- * lives 20 s, SPEC.md §1 rule 3) and the waiting browser tab is told how it ended.
+ * lives 20 s, docs/contract.md §1 rule 3) and the waiting browser tab is told how it ended.
  *
  * Nothing here prints: lines go to the injected `info` / `warn`, which the command writes to stderr.
  */
@@ -31,7 +31,7 @@ export interface LoginFlowSettings {
 }
 
 export interface LoginFlowDeps {
-  /** The authorize URL; printed on stderr in every case, even with `--quiet` (SPEC.md §2.5). */
+  /** The authorize URL; printed on stderr in every case, even with `--quiet` (docs/contract.md §2.5). */
   showUrl: (url: string) => void;
   /** Progress lines for stderr. */
   info: (line: string) => void;
@@ -50,7 +50,7 @@ export interface LoginFlowDeps {
   random?: RandomBytes | undefined;
 }
 
-/** The parameters of the authorization_code exchange (SPEC.md §2.4). */
+/** The parameters of the authorization_code exchange (docs/contract.md §2.4). */
 export interface AuthorizationGrant {
   code: string;
   redirect_uri: string;
@@ -142,7 +142,7 @@ export async function runLoginFlow<T>(
       if (opened !== false && opened !== WAIT_ENDED) deps.info('Opening it in your browser…');
     }
     if (deps.pasteInput) {
-      // The service's codes live 20 seconds (SPEC.md §1): a paste that takes longer fails at the exchange.
+      // The service's codes live 20 seconds (docs/contract.md §1): a paste that takes longer fails at the exchange.
       deps.info(
         'If the browser is on another machine, paste the URL it ends up on (or the code) here at once; codes expire after 20 seconds:',
       );

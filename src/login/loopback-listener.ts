@@ -1,5 +1,5 @@
 /**
- * The loopback listener the browser is redirected to at the end of the login (SPEC.md §2.5,
+ * The loopback listener the browser is redirected to at the end of the login (docs/contract.md §2.5,
  * RFC 8252 §7.3). It binds only the loopback address of the redirect URI, refuses foreign `Host`
  * headers (DNS rebinding), answers everything but the redirect path with 404, ignores redirects
  * that do not carry this login's `state`, and hands the first good code to the flow while the
@@ -29,7 +29,7 @@ export interface LoopbackListenerOptions {
 }
 
 /**
- * Error of a failed bind (SPEC.md §2.5): reason `listen_failed`, with the address, the port and
+ * Error of a failed bind (docs/contract.md §2.5): reason `listen_failed`, with the address, the port and
  * the problem in `details` (the CLI words it in terms of the flag that chose the address).
  */
 function bindError(error: NodeJS.ErrnoException, redirect: LoopbackRedirect): InputError {

@@ -1,5 +1,5 @@
 /**
- * Opens the authorize URL in a browser without a shell (SPEC.md §2.5), and only when the URL is
+ * Opens the authorize URL in a browser without a shell (docs/contract.md §2.5), and only when the URL is
  * `https://` or loopback `http://`. Failing to open is never fatal: the URL is printed on stderr
  * anyway, so every failure becomes one warning and the login keeps waiting.
  *

@@ -1,5 +1,5 @@
 /**
- * The paste fallback of SPEC.md §2.5: with the browser on another machine (SSH, a container),
+ * The paste fallback of docs/contract.md §2.5: with the browser on another machine (SSH, a container),
  * the redirect to 127.0.0.1 fails there, but its URL is in the address bar. On a terminal the
  * user may paste that URL (its `state` is checked like the listener checks it) or the bare code.
  */
@@ -40,7 +40,7 @@ export function interpretPaste(line: string, expectedState: string): PasteOutcom
 }
 
 export interface PastePromptOptions {
-  /** The terminal's input; only used when stdin is a terminal (SPEC.md §2.5). */
+  /** The terminal's input; only used when stdin is a terminal (docs/contract.md §2.5). */
   input: Readable;
   expectedState: string;
   /** Tells the user why a line was not accepted; the prompt keeps reading. */

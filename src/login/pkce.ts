@@ -25,7 +25,7 @@ export function createPkcePair(random: RandomBytes = randomBytes): PkcePair {
 }
 
 /**
- * A fresh `state`: 32 random bytes base64url (256 bits, well above the ≥128 bits SPEC.md §2.4
+ * A fresh `state`: 32 random bytes base64url (256 bits, well above the ≥128 bits docs/contract.md §2.4
  * asks for), so a page that did not start this login cannot guess it (RFC 6749 §10.12).
  */
 export function createState(random: RandomBytes = randomBytes): string {

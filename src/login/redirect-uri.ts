@@ -1,5 +1,5 @@
 /**
- * The loopback redirect URI of the login (SPEC.md §2.1, §2.5; RFC 8252 §7.3): which address the
+ * The loopback redirect URI of the login (docs/contract.md §2.1, §2.5; RFC 8252 §7.3): which address the
  * listener binds, which port and path it serves, and which `Host` headers it accepts.
  */
 import { InputError } from '../errors.js';
@@ -8,7 +8,7 @@ import { InputError } from '../errors.js';
 export interface LoopbackRedirect {
   /** The URI as given (port 0 still 0 here). */
   uri: URL;
-  /** The only address bound: never a wildcard (SPEC.md §2.5). `localhost` binds 127.0.0.1. */
+  /** The only address bound: never a wildcard (docs/contract.md §2.5). `localhost` binds 127.0.0.1. */
   bindAddress: '127.0.0.1' | '::1';
   /** 0 = any free port. */
   port: number;
@@ -57,7 +57,7 @@ export function withPort(redirect: LoopbackRedirect, port: number): string {
 /**
  * `Host` header values the listener accepts: the bound address with its port, and `localhost`
  * with its port (browsers send what the URL said). Anything else is refused so a web page cannot
- * reach the listener through DNS rebinding (SPEC.md §2.5).
+ * reach the listener through DNS rebinding (docs/contract.md §2.5).
  */
 export function allowedHosts(redirect: LoopbackRedirect, port: number): Set<string> {
   const address = redirect.bindAddress === '::1' ? '[::1]' : '127.0.0.1';

@@ -1,5 +1,5 @@
 /**
- * Endpoint URLs under a base URL that may carry a path prefix (SPEC.md §1):
+ * Endpoint URLs under a base URL that may carry a path prefix (docs/contract.md §1):
  * `https://gw.example/api` + `/v2/oauth/token` → `https://gw.example/api/v2/oauth/token`.
  */
 import { InputError } from '../errors.js';

@@ -1,5 +1,5 @@
 /**
- * Error responses of the token service into ServiceError. The shapes of SPEC.md §1:
+ * Error responses of the token service into ServiceError. The shapes of docs/contract.md §1:
  *
  *   400  {"ErrorCode":"invalid_request","Error":"invalid or null consumer key: …","Hint":"…"}
  *   403  {"error":{"code":403,"message":"Credential provided is invalid. …","subcode":"017"}}

@@ -1,7 +1,7 @@
 /**
  * Field readers shared by the token and token-information parsers. A field of the wrong type makes
  * the whole response unusable: MalformedResponse says which field and what it was instead, and the
- * response reader turns it into a ServiceError (exit 5, SPEC.md §2.6).
+ * response reader turns it into a ServiceError (exit 5, docs/contract.md §2.6).
  */
 
 /**
@@ -104,7 +104,7 @@ export function optionalSeconds(obj: Record<string, unknown>, name: string): num
   return Math.floor(seconds);
 }
 
-/** ISO 8601 time `seconds` after `from` (expires_at: receipt time + expires_in, SPEC.md §2.6). */
+/** ISO 8601 time `seconds` after `from` (expires_at: receipt time + expires_in, docs/contract.md §2.6). */
 export function addSeconds(from: Date, seconds: number): string {
   return new Date(from.getTime() + seconds * 1000).toISOString();
 }

@@ -1,5 +1,5 @@
 /**
- * A token-information response (SPEC.md §1 rule 9, §2.6 `info --json`): every field the service
+ * A token-information response (docs/contract.md §1 rule 9, §2.6 `info --json`): every field the service
  * returned, the redirect field under `redirect_uri` whichever way it was spelled (`redirect_url` in
  * the samples), plus `expires_at` from the local clock at receipt.
  *

@@ -1,5 +1,5 @@
 /**
- * A successful create-token response (SPEC.md §1, RFC 6749 §5.1) into a TokenSet:
+ * A successful create-token response (docs/contract.md §1, RFC 6749 §5.1) into a TokenSet:
  *
  * - `redirect_url` (the sample's spelling) and `redirect_uri` both land in `redirect_uri`
  *   (`redirect_uri` wins where both are present);

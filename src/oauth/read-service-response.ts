@@ -1,6 +1,6 @@
 /**
  * The first step of processing any answer of the token service: a success yields its JSON, anything
- * else a ServiceError (SPEC.md §2.4, §2.6). Redirects are reported, not followed: the credentials
+ * else a ServiceError (docs/contract.md §2.4, §2.6). Redirects are reported, not followed: the credentials
  * just sent must never be re-sent to wherever the redirect points.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The token service answered, but not with what was asked for: a refusal (4xx, exit 3), a failure
- * (5xx, exit 5), a redirect, or a body that is not the JSON expected (exit 5) — SPEC.md §1, §2.6.
+ * (5xx, exit 5), a redirect, or a body that is not the JSON expected (exit 5) — docs/contract.md §1, §2.6.
  * The message names the HTTP status and the service's code/subcode/message; what to do about it is
  * the CLI's to say (src/cli/error-hints.ts), from the fields and the request context kept here.
  */
@@ -95,7 +95,7 @@ export class ServiceError extends TokencliError {
 const NOT_A_REFUSAL = new Set([404, 405, 408, 413, 429]);
 
 /**
- * Exit 3 where the service refused what was sent (SPEC.md §2.6: bad credentials, grant not enabled,
+ * Exit 3 where the service refused what was sent (docs/contract.md §2.6: bad credentials, grant not enabled,
  * invalid code or token), exit 5 for everything else: 5xx, redirects, wrong endpoint, rate limits.
  */
 export function isRefusalStatus(status: number): boolean {

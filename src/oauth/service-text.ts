@@ -1,5 +1,5 @@
 /**
- * Text from the service as it may be shown to a person (SPEC.md §2.4): secrets redacted, control
+ * Text from the service as it may be shown to a person (docs/contract.md §2.4): secrets redacted, control
  * characters and escape sequences removed, whitespace collapsed, and shortened. HTML is reduced to
  * its text so a gateway's error page reads as "502 Bad Gateway nginx", not as markup.
  */

@@ -1,5 +1,5 @@
 /**
- * Create-token requests for every grant (SPEC.md §1, §2.4; RFC 6749 §4.1.3, §4.4, §6, RFC 7522):
+ * Create-token requests for every grant (docs/contract.md §1, §2.4; RFC 6749 §4.1.3, §4.4, §6, RFC 7522):
  * `POST <base URL>/v2/oauth/token` with every parameter in an `application/x-www-form-urlencoded`
  * body and an empty query string (secrets in URLs end up in logs). `endOtherSessions=True` is sent
  * only when asked. `authorization_code` is never retried: a code is valid once.
@@ -15,7 +15,7 @@ import type { RequestContext } from './service-error.js';
 import type { GrantRequest, ServiceClient, TokenSet } from './types.js';
 
 export interface TokenRequestOptions {
-  /** Sends `endOtherSessions=True`, ending the user's other sessions (SPEC.md §1 rule 10). */
+  /** Sends `endOtherSessions=True`, ending the user's other sessions (docs/contract.md §1 rule 10). */
   endOtherSessions?: boolean;
   /** Ctrl-C: the request stops and the signal's reason is thrown. */
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 /**
- * Token information (SPEC.md §1, §2.4): `GET <base URL>/v2/oauth/tokeninfo?client_id=…` with
+ * Token information (docs/contract.md §1, §2.4): `GET <base URL>/v2/oauth/tokeninfo?client_id=…` with
  * `Authorization: Bearer <access token>` (RFC 6750 §2.1). Only access tokens can be inspected.
  */
 import { InputError } from '../errors.js';

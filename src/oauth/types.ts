@@ -1,12 +1,12 @@
 /**
  * Plain data shared by the protocol layer, the store and the commands. Field names follow the
- * service's wire names (SPEC.md §1) so `--json` output and records read the same.
+ * service's wire names (docs/contract.md §1) so `--json` output and records read the same.
  */
 
 import type { HttpSettings } from '../http/settings.js';
 import type { GrantType } from '../protocol/grants.js';
 
-/** Where a token printed by a command came from (the `source` field of `--json`, SPEC.md §2.6). */
+/** Where a token printed by a command came from (the `source` field of `--json`, docs/contract.md §2.6). */
 export type TokenSource =
   | 'cache'
   | 'refresh_token'
@@ -32,7 +32,7 @@ export interface TokenSet {
   email?: string;
 }
 
-/** Token information (SPEC.md §1 rule 9) plus whatever else the service sent. */
+/** Token information (docs/contract.md §1 rule 9) plus whatever else the service sent. */
 export interface TokenInfo {
   access_token?: string;
   token_type?: string;
@@ -49,7 +49,7 @@ export interface TokenInfo {
   [field: string]: unknown;
 }
 
-/** The grant-specific parameters of a create-token request (SPEC.md §1, §2.4). */
+/** The grant-specific parameters of a create-token request (docs/contract.md §1, §2.4). */
 export type GrantRequest =
   | {
       grant_type: typeof GrantType.authorizationCode;

@@ -1,5 +1,5 @@
 /**
- * The token service's endpoints (SPEC.md §1), relative to a base URL that may carry a path prefix.
+ * The token service's endpoints (docs/contract.md §1), relative to a base URL that may carry a path prefix.
  * One definition for the client (src/oauth, src/login) and the local service (src/server).
  */
 
@@ -7,5 +7,5 @@
 export const AUTHORIZE_PATH = '/v2/oauth/authorize';
 /** Create or refresh a token (RFC 6749 §3.2). */
 export const TOKEN_PATH = '/v2/oauth/token';
-/** Token information of an access token (SPEC.md §1 rule 9). */
+/** Token information of an access token (docs/contract.md §1 rule 9). */
 export const TOKENINFO_PATH = '/v2/oauth/tokeninfo';

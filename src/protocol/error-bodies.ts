@@ -1,5 +1,5 @@
 /**
- * The three error-body shapes of the token service (SPEC.md §1), built by the local service and
+ * The three error-body shapes of the token service (docs/contract.md §1), built by the local service and
  * recognised by the client from these same definitions:
  *
  *   400  {"ErrorCode":"invalid_request","Error":"invalid or null consumer key: …","Hint":"…"}
@@ -28,7 +28,7 @@ export interface RecognisedError {
   description: unknown;
 }
 
-/** Subcodes of the 403 shape (SPEC.md §1 rules 7 and 10). */
+/** Subcodes of the 403 shape (docs/contract.md §1 rules 7 and 10). */
 export const Subcode = { invalidCredentials: '017', sessionConflict: '018' } as const;
 
 /** Echoed request values lose control characters and are cut short (a hostile value stays inert). */
@@ -68,7 +68,7 @@ export function invalidCredentialsError(): ErrorBody {
   };
 }
 
-/** The platform's concurrent-session refusal: 403 subcode 018 (SPEC.md §1 rule 10). */
+/** The platform's concurrent-session refusal: 403 subcode 018 (docs/contract.md §1 rule 10). */
 export function sessionConflictError(): ErrorBody {
   return {
     status: 403,

@@ -1,4 +1,4 @@
-/** The grant types of SPEC.md §1, as they appear in `grant_type` and in an app's `grants`. */
+/** The grant types of docs/contract.md §1, as they appear in `grant_type` and in an app's `grants`. */
 
 export const GrantType = {
   authorizationCode: 'authorization_code',

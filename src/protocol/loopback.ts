@@ -1,5 +1,5 @@
 /**
- * The one loopback-host rule (SPEC.md §2.1, §2.5; RFC 8252 §8.3): a base URL on such a host may
+ * The one loopback-host rule (docs/contract.md §2.1, §2.5; RFC 8252 §8.3): a base URL on such a host may
  * use plain `http://`, and only such `http://` URLs are handed to a browser. Hostnames as WHATWG
  * `URL.hostname` gives them (IPv6 in brackets, lower case, IPv4 normalised to dotted decimal).
  */

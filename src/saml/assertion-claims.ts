@@ -1,7 +1,7 @@
 /**
  * Reads and checks what a signed assertion says, from the canonical XML that was verified:
  * Version, Issuer, the time window (with skew), AudienceRestriction, the bearer
- * SubjectConfirmation and the NameID (SPEC.md §3; RFC 7522 §3; saml-profiles-2.0-os §4.1.4.2).
+ * SubjectConfirmation and the NameID (docs/contract.md §3; RFC 7522 §3; saml-profiles-2.0-os §4.1.4.2).
  */
 import type { Element } from '@xmldom/xmldom';
 import { forbiddenEmailCharacter, trimXmlSpace } from '../text/email-identity.js';

@@ -1,6 +1,6 @@
 /**
  * Turns what a user hands `tokencli sso` (a file or stdin) into the form value the service wants:
- * base64 of XML (SPEC.md §1, §2.2). Raw XML is encoded here; base64 is checked to decode to XML so
+ * base64 of XML (docs/contract.md §1, §2.2). Raw XML is encoded here; base64 is checked to decode to XML so
  * that a wrong file fails locally with a clear message instead of as an opaque `invalid_grant`.
  */
 import { UsageError } from '../errors.js';

@@ -1,8 +1,8 @@
 /**
  * Remembers accepted assertion IDs until their assertions expire, so each is accepted once
- * (SPEC.md §3; saml-profiles-2.0-os §4.1.4.5 for bearer assertions). Check-and-record is one
+ * (docs/contract.md §3; saml-profiles-2.0-os §4.1.4.5 for bearer assertions). Check-and-record is one
  * synchronous call, so concurrent requests in one process cannot both pass; expired IDs are
- * dropped as new ones arrive, so memory stays bounded by what is still valid (SPEC.md §3).
+ * dropped as new ones arrive, so memory stays bounded by what is still valid (docs/contract.md §3).
  */
 
 /** What `verifySamlBearer` needs from a replay cache. */

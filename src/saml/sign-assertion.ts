@@ -1,5 +1,5 @@
 /**
- * Signs the assertion of a SAML document the way the service verifies it (SPEC.md §3, RFC 7522
+ * Signs the assertion of a SAML document the way the service verifies it (docs/contract.md §3, RFC 7522
  * §3 item 8): an enveloped XML signature over the assertion's ID, RSA-SHA256, SHA-256 digest,
  * exclusive canonicalisation, placed right after the assertion's Issuer as the schema orders it.
  * Canonicalisation and signing are xml-crypto's; nothing here serialises signed content by hand.

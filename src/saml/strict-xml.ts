@@ -20,7 +20,7 @@ const TEXT_NODE = 3;
 const PROCESSING_INSTRUCTION_NODE = 7;
 const COMMENT_NODE = 8;
 
-/** `<!DOCTYPE` and `<!ENTITY` anywhere, whatever the case (SPEC.md §3: parsed without DTDs). */
+/** `<!DOCTYPE` and `<!ENTITY` anywhere, whatever the case (docs/contract.md §3: parsed without DTDs). */
 const DTD_MARKUP = /<!\s*(DOCTYPE|ENTITY)/i;
 
 /**

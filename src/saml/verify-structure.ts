@@ -1,5 +1,5 @@
 /**
- * The checks on a SAML form value that run before any signature work (SPEC.md §3): size, base64,
+ * The checks on a SAML form value that run before any signature work (docs/contract.md §3): size, base64,
  * UTF-8, no DTD or entities, one root, no comments, and a shape with exactly one place where
  * identity can come from — one Assertion, carrying exactly one Signature of its own, with an ID
  * that nothing else in the document shares. Wrapping attacks need a second assertion, a second

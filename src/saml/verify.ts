@@ -1,5 +1,5 @@
 /**
- * `verifySamlBearer`: the service side of the saml2-bearer grant (SPEC.md §3, RFC 7522 §3), as a
+ * `verifySamlBearer`: the service side of the saml2-bearer grant (docs/contract.md §3, RFC 7522 §3), as a
  * pure function the token endpoint calls with the form value and the application's SSO
  * registration. Order matters: everything that can be refused without cryptography is refused
  * first; identity is read only from the signed content; the assertion ID is spent last, only when

@@ -1,5 +1,5 @@
 /**
- * Checks an authorization request (SPEC.md §1 authorize parameters, RFC 6749 §4.1.1, RFC 7636
+ * Checks an authorization request (docs/contract.md §1 authorize parameters, RFC 6749 §4.1.1, RFC 7636
  * §4.3). A missing or unknown client or redirect URI becomes an error page, never a redirect: it
  * must not turn the service into an open redirector (RFC 6749 §4.1.2.1). Every later failure goes
  * back to the validated redirect URI with `error`, `error_description` and `state`, as §4.1.2.1

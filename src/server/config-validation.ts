@@ -1,5 +1,5 @@
 /**
- * Strict validation of the service configuration (SPEC.md §3): unknown keys, wrong types, unknown
+ * Strict validation of the service configuration (docs/contract.md §3): unknown keys, wrong types, unknown
  * grants and duplicates are errors that name the key path (`apps[0].redirect_uris[1]: …`), so a
  * typo never silently becomes a default.
  */
@@ -225,7 +225,7 @@ function noDuplicates<T>(items: T[], path: string, field: string, keyOf: (item: 
 }
 
 /**
- * Validates a parsed configuration and fills in the defaults of SPEC.md §1.
+ * Validates a parsed configuration and fills in the defaults of docs/contract.md §1.
  *
  * @throws ServiceConfigError whose message starts with the path of the bad key
  */

@@ -1,11 +1,11 @@
 /**
- * The local token service's configuration (SPEC.md §3): its shape and its defaults. Validation
+ * The local token service's configuration (docs/contract.md §3): its shape and its defaults. Validation
  * lives in `config-validation.ts`, reading a file in `config-file.ts`.
  */
 
 import type { GRANT_NAMES } from '../protocol/grants.js';
 
-/** The grant types of SPEC.md §1, as they appear in `grant_type` and in an app's `grants`. */
+/** The grant types of docs/contract.md §1, as they appear in `grant_type` and in an app's `grants`. */
 
 export type GrantName = (typeof GRANT_NAMES)[number];
 
@@ -27,9 +27,9 @@ export interface AppConfig {
   app_name: string;
   /** Absolute URIs; loopback ones match on any port (RFC 8252 §7.3). */
   redirect_uris: string[];
-  /** Enabled grants; default `["authorization_code"]` (SPEC.md §1 rule 1). */
+  /** Enabled grants; default `["authorization_code"]` (docs/contract.md §1 rule 1). */
   grants: GrantName[];
-  /** Whether the authorization-code flow also issues refresh tokens (SPEC.md §1 rule 2). */
+  /** Whether the authorization-code flow also issues refresh tokens (docs/contract.md §1 rule 2). */
   refresh_tokens: boolean;
   saml?: SamlConfig;
   /**
@@ -45,14 +45,14 @@ export const TOKEN_TYPES = ['BearerToken', 'Bearer', 'bearer'] as const;
 
 export type TokenType = (typeof TOKEN_TYPES)[number];
 
-/** What the platform sends (SPEC.md §1), and the service unless an application says otherwise. */
+/** What the platform sends (docs/contract.md §1), and the service unless an application says otherwise. */
 export const PLATFORM_TOKEN_TYPE: TokenType = 'BearerToken';
 
 /** A user who can log in. Passwords are plain text: this is a test service. */
 export interface UserConfig {
   email: string;
   password: string;
-  /** Barred from holding two sessions at once (SPEC.md §1 rule 10, subcode 018). */
+  /** Barred from holding two sessions at once (docs/contract.md §1 rule 10, subcode 018). */
   single_session: boolean;
 }
 
@@ -64,13 +64,13 @@ export interface ServiceConfig {
   access_token_ttl: number;
   /** Seconds. */
   refresh_token_ttl: number;
-  /** Seconds an authorization code stays valid (SPEC.md §1 rule 3). */
+  /** Seconds an authorization code stays valid (docs/contract.md §1 rule 3). */
   code_ttl: number;
   apps: AppConfig[];
   users: UserConfig[];
 }
 
-/** Defaults of SPEC.md §1 rules 3–4. */
+/** Defaults of docs/contract.md §1 rules 3–4. */
 export const CONFIG_DEFAULTS = {
   scope: 'demoservices',
   access_token_ttl: 3600,

@@ -1,4 +1,4 @@
-/** The embedded demo configuration `tokencli serve` runs without `--config` (SPEC.md §3). */
+/** The embedded demo configuration `tokencli serve` runs without `--config` (docs/contract.md §3). */
 import type { SamlConfig, ServiceConfig } from './config.js';
 import { CONFIG_DEFAULTS } from './config.js';
 

@@ -1,5 +1,5 @@
 /**
- * The demo configuration's SSO connection (issue #5): an identity-provider key pair generated at
+ * The demo configuration's SSO connection: an identity-provider key pair generated at
  * start-up, its public half registered as the demo application's `saml` key, its private half
  * handed to whoever runs the demo so they can sign assertions (`tokencli sso --sign-key`).
  *

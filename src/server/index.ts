@@ -1,5 +1,5 @@
 /**
- * `tokencli/server`: the local token service as a library (SPEC.md §3), for tests of other
+ * `tokencli/server`: the local token service as a library (docs/contract.md §3), for tests of other
  * programs that talk to the platform's token service.
  *
  * ```js

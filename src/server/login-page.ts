@@ -1,5 +1,5 @@
 /**
- * The authorize endpoint's HTML: the login page and the error page (SPEC.md §3). Plain HTML that
+ * The authorize endpoint's HTML: the login page and the error page (docs/contract.md §3). Plain HTML that
  * works without JavaScript, one inline style sheet allowed by its hash in the CSP, no resource
  * from anywhere else, and every echoed value escaped.
  */

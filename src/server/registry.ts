@@ -25,13 +25,13 @@ export interface AppEntry {
   readonly grantHandlers: ReadonlyMap<string, GrantHandler>;
   /** `token_type` of its token and tokeninfo answers. */
   readonly tokenType: string;
-  /** Issue refresh tokens in the authorization-code flow (SPEC.md §1 rule 2). */
+  /** Issue refresh tokens in the authorization-code flow (docs/contract.md §1 rule 2). */
   readonly refreshTokens: boolean;
   readonly config: AppConfig;
   readonly secretDigest: Buffer;
 }
 
-/** A user, plus the session state of SPEC.md §1 rule 10. */
+/** A user, plus the session state of docs/contract.md §1 rule 10. */
 export interface UserEntry {
   readonly email: string;
   readonly singleSession: boolean;
@@ -81,7 +81,7 @@ export class Registry {
     return this.#apps.get(clientId);
   }
 
-  /** Constant-time check of a client secret (SPEC.md §3). */
+  /** Constant-time check of a client secret (docs/contract.md §3). */
   clientSecretMatches(app: AppEntry, secret: string): boolean {
     return matchesDigest(secret, app.secretDigest);
   }

@@ -173,7 +173,7 @@ function internalError(res: ServerResponse, error: unknown, log: ((line: string)
 }
 
 /**
- * Starts the local token service (SPEC.md §3) and resolves once it listens.
+ * Starts the local token service (docs/contract.md §3) and resolves once it listens.
  *
  * @param config the configuration; validated (defaults filled in). Without one, the demo
  *   configuration with an SSO connection whose key pair is generated now (see `demoSso`); pass
@@ -248,7 +248,7 @@ export async function startTokenService(
         { allow: allowed },
       );
     }
-    // Faults and hooks step in only while there are some (issue 11): otherwise this is one read.
+    // Faults and hooks step in only while there are some: otherwise this is one read.
     const answer = interceptor.active
       ? interceptor.handle(path, req, res, context, query, handler)
       : handler(req, res, context, query);

@@ -62,7 +62,7 @@ export class AuthorizationCode {
   ) {}
 }
 
-/** What the control API may revoke (issue 11): one token, or everything of an app or a user. */
+/** What the control API may revoke: one token, or everything of an app or a user. */
 export type RevokeTarget =
   | { kind: 'access'; token: string }
   | { kind: 'refresh'; token: string }
@@ -112,7 +112,7 @@ export class TokenStore {
     return this.#clock() - this.#epoch;
   }
 
-  /** Whole seconds left before `expiresAt`: the `expires_in` of SPEC.md §1 rule 4. */
+  /** Whole seconds left before `expiresAt`: the `expires_in` of docs/contract.md §1 rule 4. */
   secondsLeft(expiresAt: number): number {
     return Math.max(0, Math.floor((expiresAt - this.now()) / 1000));
   }
@@ -207,7 +207,7 @@ export class TokenStore {
   }
 
   /**
-   * Ends every session of the user (SPEC.md §1 rule 10): all their access and refresh tokens,
+   * Ends every session of the user (docs/contract.md §1 rule 10): all their access and refresh tokens,
    * with every application, stop working. `keep` survives: the session a refresh continues.
    */
   endSessions(user: UserEntry, keep?: RefreshToken): void {
@@ -224,7 +224,7 @@ export class TokenStore {
   }
 
   /**
-   * Drops expired codes and tokens so memory stays bounded (SPEC.md §3). Every record of a map
+   * Drops expired codes and tokens so memory stays bounded (docs/contract.md §3). Every record of a map
    * has the same lifetime and the clock does not go back, so insertion order is expiry order:
    * the scan stops at the first live record and costs only what it removes. Revoked records
    * linger until they expire, no longer than their lifetime.
@@ -240,7 +240,7 @@ export class TokenStore {
   }
 
   /**
-   * Revokes live tokens for the control API (issue 11). A revoked access token takes the refresh
+   * Revokes live tokens for the control API. A revoked access token takes the refresh
    * token issued with it along (and so every access token that refresh token produced): "revoked"
    * means the client must log in again, not merely refresh. Deleting records breaks no invariant of
    * `purgeExpired`; the sessions of the users concerned are recomputed from what is left, so the

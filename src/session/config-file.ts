@@ -1,5 +1,5 @@
 /**
- * `<config dir>/config.json`: per-profile settings, never secrets (SPEC.md §2.1).
+ * `<config dir>/config.json`: per-profile settings, never secrets (docs/contract.md §2.1).
  * Read on every command; written by `configure`, `profile use|remove`, and by every command that
  * obtains a token (the profile records the service and store that hold its credentials).
  */

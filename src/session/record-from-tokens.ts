@@ -1,4 +1,4 @@
-/** Turns a token response into the stored record (SPEC.md §2.7). */
+/** Turns a token response into the stored record (docs/contract.md §2.7). */
 import type { TokenSet } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
 
@@ -9,7 +9,7 @@ export interface RecordContext {
   now: Date;
   /**
    * The record being replaced. A refresh response carries no refresh token (only the
-   * authorization-code grant issues one, SPEC.md §1 rule 2), so the old one is kept.
+   * authorization-code grant issues one, docs/contract.md §1 rule 2), so the old one is kept.
    */
   previous?: TokenRecord | undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * The on-disk shape of `<config dir>/credentials.json` (SPEC.md §2.7) and how a damaged one is
+ * The on-disk shape of `<config dir>/credentials.json` (docs/contract.md §2.7) and how a damaged one is
  * recognised and set aside:
  *
  *   { "version": 1, "profiles": { "<name>": { "tokens"?: TokenRecord, "client_secret"?: string } } }

@@ -3,7 +3,7 @@
  * (AUTH EXTERNAL), then method calls answered by serial (D-Bus specification, "Authentication
  * Protocol" and "Message Protocol"). Calls that do not depend on each other's answers are sent
  * together and their answers matched by serial, so they cost one round trip. Every step runs under a time limit: a bus that accepts the
- * connection and never answers is given up, and the socket destroyed (SPEC.md §2.7). An open
+ * connection and never answers is given up, and the socket destroyed (docs/contract.md §2.7). An open
  * connection keeps the process alive only while a call awaits its answer.
  */
 import { connect, type Socket } from 'node:net';

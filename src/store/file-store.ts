@@ -1,5 +1,5 @@
 /**
- * The `file` store (SPEC.md §2.7): `<config dir>/credentials.json`, 0600 in a 0700 directory,
+ * The `file` store (docs/contract.md §2.7): `<config dir>/credentials.json`, 0600 in a 0700 directory,
  * written to a temporary file and renamed, each read-modify-write under a lock so two processes
  * updating different profiles never lose each other's writes. See credentials-file.ts for the
  * format and how damaged files and entries are handled.

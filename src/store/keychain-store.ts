@@ -1,5 +1,5 @@
 /**
- * The `keychain` store (SPEC.md §2.7): the OS keychain through `@napi-rs/keyring` — macOS
+ * The `keychain` store (docs/contract.md §2.7): the OS keychain through `@napi-rs/keyring` — macOS
  * Keychain, Windows Credential Manager, the Secret Service on Linux. Service `tokencli`; per
  * profile the account `<profile>/tokens` holds the TokenRecord as JSON and `<profile>/client_secret`
  * the client secret.
@@ -123,7 +123,7 @@ export class KeychainStore implements CredentialStore {
   }
 
   /**
-   * A damaged record is never overwritten without a copy (SPEC.md §2.7): it is kept under
+   * A damaged record is never overwritten without a copy (docs/contract.md §2.7): it is kept under
    * `<profile>/tokens.corrupt-<timestamp>`, and the profile reads as logged out.
    */
   async #setAside(profile: string, text: string, problem: string): Promise<undefined> {

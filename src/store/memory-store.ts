@@ -1,5 +1,5 @@
 /**
- * The `none` store (SPEC.md §2.7): credentials live in this process only and are gone when it
+ * The `none` store (docs/contract.md §2.7): credentials live in this process only and are gone when it
  * exits — for CI jobs that take their secrets from the CI's secret store (`--store none`).
  */
 import type { CredentialStore, TokenRecord } from './types.js';

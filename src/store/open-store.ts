@@ -1,9 +1,9 @@
 /**
- * Chooses the credential store (SPEC.md §2.1 `--store` / TOKENCLI_STORE, §2.7):
+ * Chooses the credential store (docs/contract.md §2.1 `--store` / TOKENCLI_STORE, §2.7):
  *
  * - `none`: memory, this run only.
  * - `file`: `<config dir>/credentials.json`; the keychain module is never loaded (start-up time of
- *   the cached-token path is benchmarked, SPEC.md §4).
+ *   the cached-token path is benchmarked, docs/contract.md §4).
  * - `keychain` (explicit): the OS keychain, or an error (exit 2, a usage error: the store the user
  *   asked for cannot be had here) with a hint naming `--store file`. Never a silent fallback.
  * - default: the keychain where a probe works within the timeout; otherwise the file store, with

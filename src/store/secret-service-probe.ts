@@ -6,7 +6,7 @@
  * an entry is constructed, so a bus that accepts connections and never answers blocks the event
  * loop for good. A worker thread does not help either: a thread stuck in native code cannot be
  * terminated, and Node then never exits. A socket we own can be destroyed after a few seconds
- * (SPEC.md §2.7: a hanging keychain call is given up).
+ * (docs/contract.md §2.7: a hanging keychain call is given up).
  *
  * The probe checks what would otherwise hang or prompt: the bus answers, a Secret Service is
  * there (or can be started), it has a default keyring, and that keyring is unlocked.

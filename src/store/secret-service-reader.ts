@@ -1,7 +1,7 @@
 /**
  * Reads one item's secret from the Secret Service over the probe's own D-Bus connection
  * (secret-service-probe.ts), so the cached-token path can answer without loading the native keyring
- * module (SPEC.md §4 "Speed"; README, design notes). Read-only and conservative: it answers only
+ * module (docs/contract.md §4 "Speed"; README, design notes). Read-only and conservative: it answers only
  * the plain case — exactly one matching item, unlocked, whose secret is UTF-8 — and otherwise says
  * why not, so that the caller asks the native module, which decides everything else (several
  * matches, locked items and their unlock prompt, absent entries) as it always has.
@@ -26,7 +26,7 @@ export async function readSecretText(
   connection: DbusConnection,
   attributes: ReadonlyMap<string, string>,
 ): Promise<SecretRead> {
-  connection.newBudget(); // a keychain call of its own, given up after the same limit (SPEC.md §2.7)
+  connection.newBudget(); // a keychain call of its own, given up after the same limit (docs/contract.md §2.7)
   try {
     return await connection.step('the Secret Service', () => read(connection, attributes));
   } catch (error) {

@@ -1,5 +1,5 @@
 /**
- * Checks that a value read back from a store is a well-formed TokenRecord (SPEC.md §2.7). Stores are
+ * Checks that a value read back from a store is a well-formed TokenRecord (docs/contract.md §2.7). Stores are
  * files and keychain entries anyone can edit: a record of the wrong shape is reported and treated as
  * absent rather than handed to the commands.
  */

@@ -2,7 +2,7 @@ import type { TokenSource } from '../oauth/types.js';
 
 export type StoreKind = 'keychain' | 'file' | 'none';
 
-/** One record per profile (SPEC.md §2.7). */
+/** One record per profile (docs/contract.md §2.7). */
 export interface TokenRecord {
   base_url: string;
   client_id: string;

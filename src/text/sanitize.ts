@@ -1,6 +1,6 @@
 /**
  * Text from outside (the service's error descriptions, HTML snippets, echoed request values) is
- * shown with control characters and escape sequences removed (SPEC.md §2.4), so a hostile peer
+ * shown with control characters and escape sequences removed (docs/contract.md §2.4), so a hostile peer
  * cannot repaint the terminal that prints it. The one home of these patterns, shared by the CLI,
  * the client and the local service.
  */

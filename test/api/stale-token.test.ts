@@ -1,5 +1,5 @@
 /**
- * The library drops a cached access token the service refuses (issue 9 item 4): getTokenInfo
+ * The library drops a cached access token the service refuses: getTokenInfo
  * rejects with the service's refusal, and the next getToken renews instead of handing the refused
  * token out of the cache again. In-process against a real token service on loopback.
  */

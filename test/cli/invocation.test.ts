@@ -1,4 +1,4 @@
-/** How `serve` names the binary in its paste-ready lines (issue 11 item 3). */
+/** How `serve` names the binary in its paste-ready lines. */
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';

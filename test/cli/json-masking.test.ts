@@ -1,5 +1,5 @@
 /**
- * No refresh token in `--json` output without `--show-tokens` (SPEC.md §2.6, issue 9 item 7):
+ * No refresh token in `--json` output without `--show-tokens` (docs/contract.md §2.6):
  * `login --json` and `refresh --json` mask it like the table; `--show-tokens` shows it. In-process
  * against a real token service on loopback, the browser replaced by a form post.
  */

@@ -1,5 +1,5 @@
 /**
- * What a person at a terminal types, kept or offered by the profile (issue 9), in-process (the
+ * What a person at a terminal types, kept or offered by the profile, in-process (the
  * hidden prompt replaced) against a real token service on loopback: a client secret typed at the
  * prompt is kept like `configure` keeps it; `configure` on an existing profile keeps the stored
  * secret on an empty answer; `token` with a known email asks for the password instead of failing.

@@ -1,5 +1,5 @@
 /**
- * Which profile, and whether the run's service is the profile's (issue 9), in-process through the
+ * Which profile, and whether the run's service is the profile's, in-process through the
  * deps object: --profile > TOKENCLI_PROFILE > the active profile > default; a base URL or client
  * id that differs from the recorded one (compared in URL normal form) is an override for the run.
  */

@@ -1,6 +1,6 @@
 /**
  * Settings precedence, in-process through the deps object: flag > environment > profile in the
- * config file > default (SPEC.md §2.1).
+ * config file > default (docs/contract.md §2.1).
  */
 import { describe, expect, it } from 'vitest';
 import type { GlobalOptions } from '../../src/cli/context.js';

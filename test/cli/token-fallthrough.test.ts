@@ -1,5 +1,5 @@
 /**
- * `tokencli token`'s fall-through order (SPEC.md §2.3), in-process against a real token service
+ * `tokencli token`'s fall-through order (docs/contract.md §2.3), in-process against a real token service
  * on loopback: cache → refresh → client credentials → "not logged in". The clock of the service
  * and of the CLI is the same fake one, so expiry is reached without waiting.
  */

@@ -1,6 +1,6 @@
 /**
  * Malformed input of every kind: one clear `error:` line, a `hint:` where one helps, exit 2, and
- * nothing stored lost or half-written (SPEC.md §2.6, §4 "Bad input").
+ * nothing stored lost or half-written (docs/contract.md §2.6, §4 "Bad input").
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Colours (SPEC.md §2.6): only on a terminal unless FORCE_COLOR asks for them, never on a
+ * Colours (docs/contract.md §2.6): only on a terminal unless FORCE_COLOR asks for them, never on a
  * `TERM=dumb` terminal unless FORCE_COLOR asks, and never with NO_COLOR or --no-color, which win
  * over FORCE_COLOR. The `info` table is the coloured output.
  */

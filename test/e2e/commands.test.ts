@@ -86,7 +86,7 @@ describe('configure, status, logout', () => {
     expect(r.code).toBe(0);
     const config = readFileSync(join(configDir, 'config.json'), 'utf8');
     expect(JSON.parse(config)).toEqual({
-      // The profile records the store that holds its secret (issue 9).
+      // The profile records the store that holds its secret.
       profiles: { default: { base_url: serve.baseUrl, client_id: DEMO.clientId, store: 'file' } },
     });
     expect(config).not.toContain(DEMO.clientSecret);

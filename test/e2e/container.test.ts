@@ -1,5 +1,5 @@
 /**
- * The container recipe (issue 11 item 5): builds the Dockerfile and runs `tokencli serve` in it,
+ * The container recipe: builds the Dockerfile and runs `tokencli serve` in it,
  * then gets a token from the container with the built CLI. Needs a container runtime that answers
  * and the `node:20-slim` base image already present: nothing is pulled by this test. Skipped with
  * the reason otherwise, in CI too (CI need not run containers).

@@ -1,5 +1,5 @@
 /**
- * The control API of `tokencli serve --control` driving the built CLI (issue 11): advanced time,
+ * The control API of `tokencli serve --control` driving the built CLI: advanced time,
  * revocation and injected faults seen through `tokencli token` / `info`, and the start-up guards.
  */
 import { spawn } from 'node:child_process';
@@ -62,7 +62,7 @@ describe('time travel', () => {
     expect(expired.stderr).toContain('invalid_token');
 
     // The client's own clock did not move, but info saw the service refuse the cached token and
-    // dropped it (issue 9): a plain `token` renews, as a script would call it.
+    // dropped it: a plain `token` renews, as a script would call it.
     expect(expired.stderr).toMatch(/^hint: .*tokencli token/m);
     const renewed = await runCli(['token'], { env });
     expect(renewed.code).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * The CLI against services that misbehave (SPEC.md §2.4, §2.6): each fault is a real HTTP server
+ * The CLI against services that misbehave (docs/contract.md §2.4, §2.6): each fault is a real HTTP server
  * on loopback doing the wrong thing, and the built CLI must answer with the documented exit code,
  * a one-line error, and nothing stored.
  */

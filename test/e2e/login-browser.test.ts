@@ -1,5 +1,5 @@
 /**
- * The whole login in a real browser (SPEC.md §4): headless Chromium fills the login form of
+ * The whole login in a real browser (docs/contract.md §4): headless Chromium fills the login form of
  * `tokencli serve`, the redirect reaches the listener of `tokencli login`, the CLI exits 0; then
  * `tokencli token` prints the stored token without a request and `tokencli refresh` works.
  * Screenshots of the login and success pages go to test-artifacts/ for a person to look at.

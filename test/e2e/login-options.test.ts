@@ -14,7 +14,7 @@ const serve = serveForFile();
 
 const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
 
-describe('tokencli login --end-other-sessions (a single-session user, SPEC.md §1 rule 10)', () => {
+describe('tokencli login --end-other-sessions (a single-session user, docs/contract.md §1 rule 10)', () => {
   let single: ServeHandle;
   const user = { email: 'single@example.com', password: 'single-password' };
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * `tokencli login` as a process, without a browser: the login form of `tokencli serve` is posted
- * with fetch and the redirect followed by hand, so each outcome of SPEC.md §2.5 is checked on the
+ * with fetch and the redirect followed by hand, so each outcome of docs/contract.md §2.5 is checked on the
  * exit code, stderr and the store. (The real-browser run is login-browser.test.ts.)
  */
 import { request } from 'node:http';

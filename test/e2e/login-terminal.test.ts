@@ -1,5 +1,5 @@
 /**
- * `tokencli login` with stdin on a terminal: the paste fallback of SPEC.md §2.5 and Ctrl-C typed
+ * `tokencli login` with stdin on a terminal: the paste fallback of docs/contract.md §2.5 and Ctrl-C typed
  * on the terminal.
  */
 import { spawn } from 'node:child_process';

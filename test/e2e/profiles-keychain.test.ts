@@ -1,5 +1,5 @@
 /**
- * The store a profile lives in is remembered (issue 9 item 2), with a REAL Secret Service
+ * The store a profile lives in is remembered, with a REAL Secret Service
  * (gnome-keyring in a private D-Bus session, test/store/store-child.ts): logged in where the
  * keychain is reachable, then run from a session without D-Bus (as over SSH), the CLI says where
  * the credentials are instead of "not logged in", and does not fall back to an empty file.

@@ -1,5 +1,5 @@
 /**
- * Profiles that know their own state (issue 9), through the built CLI against `tokencli serve`:
+ * Profiles that know their own state, through the built CLI against `tokencli serve`:
  * a profile records its service and store, every "no token" state has its own message and exit
  * code, refused cached tokens are dropped, `status --check`, `profile …`, masked JSON.
  */

@@ -1,5 +1,5 @@
 /**
- * Secrets asked for on a terminal (SPEC.md §2.1): `tokencli token` prompts for a missing password
+ * Secrets asked for on a terminal (docs/contract.md §2.1): `tokencli token` prompts for a missing password
  * without echoing it, and `configure` for the client secret. util-linux `script` gives the CLI a
  * pseudo-terminal; where it is missing the tests skip and say so.
  */

@@ -1,5 +1,5 @@
 /**
- * The SSO round trip against `tokencli serve` (issue #5): the CLI builds and signs an assertion
+ * The SSO round trip against `tokencli serve`: the CLI builds and signs an assertion
  * with a key file, the local service verifies it against the registered key and issues a token,
  * and `tokencli info` shows the user. Also: the service refuses a replayed assertion, a foreign
  * key and an unsigned assertion, which the CLI reports with exit 3; and the demo `tokencli serve`

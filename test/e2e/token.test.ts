@@ -1,4 +1,4 @@
-/** `tokencli token` against a real `tokencli serve`, as scripts and CI jobs run it (SPEC.md §2.3). */
+/** `tokencli token` against a real `tokencli serve`, as scripts and CI jobs run it (docs/contract.md §2.3). */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';

@@ -105,7 +105,7 @@ export function testClient(baseUrl: string, http: HttpSettings, clientSecret?: s
   return { baseUrl, clientId: 'demo-client', clientSecret, http, now: () => FIXED_NOW };
 }
 
-/** The standard success body of the service (SPEC.md §1 sample, `redirect_url` spelling). */
+/** The standard success body of the service (docs/contract.md §1 sample, `redirect_url` spelling). */
 export const TOKEN_BODY = {
   access_token: 'at-123',
   token_type: 'BearerToken',

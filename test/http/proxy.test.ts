@@ -1,5 +1,5 @@
 /**
- * HTTP_PROXY / NO_PROXY through undici's EnvHttpProxyAgent (SPEC.md §2.4), against a small real
+ * HTTP_PROXY / NO_PROXY through undici's EnvHttpProxyAgent (docs/contract.md §2.4), against a small real
  * forward proxy (CONNECT tunnels and absolute-URI requests) run here on loopback. The agent reads
  * the variables when it is built, and the HTTP layer builds one per call, so setting them here is
  * enough.

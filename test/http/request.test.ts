@@ -1,5 +1,5 @@
 /**
- * The HTTP layer against real loopback servers: timeouts, retries (SPEC.md §2.4), redirects, the
+ * The HTTP layer against real loopback servers: timeouts, retries (docs/contract.md §2.4), redirects, the
  * 1 MiB cap and the User-Agent. Back-off waits go through an injected sleep that only records.
  */
 import { describe, expect, it } from 'vitest';

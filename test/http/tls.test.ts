@@ -1,6 +1,6 @@
 /**
  * TLS against a real node:https server with a self-signed certificate made by openssl in a temp dir
- * (SPEC.md §2.4): verification always on, a failure names --ca-file / NODE_EXTRA_CA_CERTS, and either
+ * (docs/contract.md §2.4): verification always on, a failure names --ca-file / NODE_EXTRA_CA_CERTS, and either
  * of them makes the same request succeed.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The `--verbose` trace over real loopback exchanges: one line per request and response, and no
- * planted canary secret anywhere in it (SPEC.md §2.2, §2.4) — whether sent, returned or echoed.
+ * planted canary secret anywhere in it (docs/contract.md §2.2, §2.4) — whether sent, returned or echoed.
  */
 import { describe, expect, it } from 'vitest';
 import { requestToken } from '../../src/oauth/token-request.js';

@@ -32,7 +32,7 @@ function fields(error: ServiceError) {
   };
 }
 
-describe('parseErrorResponse: the shapes of SPEC.md §1', () => {
+describe('parseErrorResponse: the shapes of docs/contract.md §1', () => {
   it('reads the unknown-client ErrorCode/Error/Hint body', () => {
     const error = parseErrorResponse(
       response(400, {

@@ -1,6 +1,6 @@
 /**
- * requestToken against a real loopback server: what goes on the wire (SPEC.md §2.4) and how every
- * kind of answer comes back (SPEC.md §1, §2.6).
+ * requestToken against a real loopback server: what goes on the wire (docs/contract.md §2.4) and how every
+ * kind of answer comes back (docs/contract.md §1, §2.6).
  */
 import { describe, expect, it } from 'vitest';
 import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';

@@ -1,7 +1,7 @@
 /**
  * A loopback HTTP token endpoint for the `tokencli sso` process tests: it authenticates the
  * client, runs the real `verifySamlBearer` on the SAMLResponse / SAMLAssertion form value and
- * answers like the service (SPEC.md §1, §3). It records every request, so tests can assert what
+ * answers like the service (docs/contract.md §1, §3). It records every request, so tests can assert what
  * was sent — or that nothing was. (The full `tokencli serve` round trip is in sso-serve.test.ts.)
  */
 import { randomBytes } from 'node:crypto';

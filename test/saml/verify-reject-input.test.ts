@@ -1,6 +1,6 @@
 /**
  * Refusals that happen before any signature work: size, encoding, DTDs and entities, several
- * roots, trailing content, comments and processing instructions (SPEC.md §3).
+ * roots, trailing content, comments and processing instructions (docs/contract.md §3).
  */
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -42,7 +42,7 @@ describe('authorization code exchange', () => {
     expect(r.headers.get('cache-control')).toBe('no-store');
   });
 
-  test('no refresh token for an app without refresh support (SPEC.md §1 rule 2)', async () => {
+  test('no refresh token for an app without refresh support (docs/contract.md §1 rule 2)', async () => {
     const service = await startService(withDemoApp({ refresh_tokens: false }));
     const { code } = await obtainCode(service.baseUrl);
     const r = await exchangeCode(service.baseUrl, code);

@@ -60,7 +60,7 @@ function errorOf(json: unknown): ServiceConfigError {
 }
 
 describe('validateServiceConfig', () => {
-  test('fills in the defaults of SPEC.md §1', () => {
+  test('fills in the defaults of docs/contract.md §1', () => {
     const config = validateServiceConfig(minimal());
     expect(config).toMatchObject({
       scope: 'demoservices',
@@ -68,7 +68,7 @@ describe('validateServiceConfig', () => {
       refresh_token_ttl: 2592000,
       code_ttl: 20,
     });
-    // Only authorization_code is enabled by default (SPEC.md §1 rule 1).
+    // Only authorization_code is enabled by default (docs/contract.md §1 rule 1).
     expect(config.apps[0]).toMatchObject({ grants: ['authorization_code'], refresh_tokens: false });
     expect(config.users[0]).toMatchObject({ single_session: false });
   });

@@ -1,5 +1,5 @@
 /**
- * One user, one spelling (issue 10 item 1): a user is reached by their email with ASCII letters in
+ * One user, one spelling: a user is reached by their email with ASCII letters in
  * any case and XML white space around it — never through Unicode white space, format characters
  * or case folding beyond ASCII (U+00A0 suffix, U+FEFF prefix, Kelvin sign U+212A for K). The same
  * rule holds for the SAML NameID, the client-credentials grant and the login page.

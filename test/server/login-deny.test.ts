@@ -1,5 +1,5 @@
 /**
- * The login page's "Deny" button and its email field (issue 11 item 2): denial goes back to the
+ * The login page's "Deny" button and its email field: denial goes back to the
  * application with access_denied and the state; any configured email works, internationalised too.
  */
 import { expect, test } from 'vitest';

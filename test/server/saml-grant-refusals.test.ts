@@ -1,5 +1,5 @@
 /**
- * The saml2-bearer grant of the token endpoint (SPEC.md §1, §3; RFC 7522) over real HTTP: every
+ * The saml2-bearer grant of the token endpoint (docs/contract.md §1, §3; RFC 7522) over real HTTP: every
  * refusal of the grant module (what it issues: saml-grant.test.ts). The verifier's own rules
  * (signature wrapping, comments, algorithms, …) are tested in test/saml/; here they only need to
  * reach the client as invalid_grant with their description.

@@ -1,5 +1,5 @@
 /**
- * The saml2-bearer grant of the token endpoint (SPEC.md §1, §3; RFC 7522) over real HTTP: what it
+ * The saml2-bearer grant of the token endpoint (docs/contract.md §1, §3; RFC 7522) over real HTTP: what it
  * issues, and every refusal of the grant module. The verifier's own rules (signature wrapping,
  * comments, algorithms, …) are tested in test/saml/; here they only need to reach the client as
  * invalid_grant with their description.

@@ -34,7 +34,7 @@ async function soloCode(baseUrl: string, authorize: Record<string, string> = {})
   return new URL(login.headers.get('location') ?? '').searchParams.get('code') ?? '';
 }
 
-describe('single-session users (SPEC.md §1 rule 10)', () => {
+describe('single-session users (docs/contract.md §1 rule 10)', () => {
   test('a second client-credentials login gets 403 subcode 018', async () => {
     const service = await startService(singleSessionConfig());
     expect((await clientCredentials(service.baseUrl, solo)).status).toBe(200);

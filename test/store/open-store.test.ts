@@ -2,7 +2,7 @@
  * openStore without a usable keychain: no bus, a bus that never answers, an unreachable socket —
  * the default falls back to the file with exactly one warning within a few seconds and the child
  * process exits (nothing hangs); an explicit keychain is an error (exit 2). Also: `file` and
- * `none` never load the native keyring module (start-up time, SPEC.md §4). Children run dist/.
+ * `none` never load the native keyring module (start-up time, docs/contract.md §4). Children run dist/.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';

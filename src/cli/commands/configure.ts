@@ -90,7 +90,7 @@ export async function run(options: ConfigureOptions, deps: Deps): Promise<void> 
       !deps.io.env[source.envVar] &&
       deps.io.stdinIsTTY
     ) {
-      // An existing profile: say a secret is there, and keep it on an empty answer (issue 9).
+      // An existing profile: say a secret is there, and keep it on an empty answer.
       const typed = await deps.promptHidden('Client secret (one is stored; press Enter to keep it): ');
       if (typed === '') keptStored = true;
       else secret = typed;

@@ -2,7 +2,7 @@
  * `tokencli exec [--min-ttl S] -- CMD [ARGS…]`: obtains a token exactly as `tokencli token` does
  * (token-flags.ts), then runs CMD without a shell with the token in its environment, like
  * `aws-vault exec` and `op run`. tokencli's exit code is CMD's, so `exec` can wrap any step of a
- * script; its own failures print `error:` and keep their codes (SPEC.md §2.6), and a CMD that
+ * script; its own failures print `error:` and keep their codes (docs/contract.md §2.6), and a CMD that
  * cannot be started gets the shells' 127 (not found) or 126 (not executable).
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 /**
  * `tokencli info`: the token information of the stored (or piped) access token. Exit 0 only when
- * the token is approved and unexpired (SPEC.md §2.6).
+ * the token is approved and unexpired (docs/contract.md §2.6).
  */
 import { ExitCode, TokencliError } from '../../errors.js';
 import type { TokenInfo } from '../../oauth/types.js';
@@ -11,7 +11,7 @@ import { renderInfoTable } from '../info-table.js';
 import { colorEnabled } from '../io.js';
 import { readStdinSecret } from '../secrets.js';
 
-/** `info --json` masks the tokens like the table unless `--show-tokens` (SPEC.md §2.6). */
+/** `info --json` masks the tokens like the table unless `--show-tokens` (docs/contract.md §2.6). */
 function maskInfo<T extends object>(info: T, showTokens: boolean): T {
   if (showTokens) return info;
   const masked = { ...info } as Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * `tokencli login`: the browser login (authorization code + PKCE, SPEC.md §2.5) of the session
+ * `tokencli login`: the browser login (authorization code + PKCE, docs/contract.md §2.5) of the session
  * layer (src/session/login.ts), with the CLI's secrets and its words for the result.
  */
 import { UsageError } from '../../errors.js';
@@ -16,7 +16,7 @@ export interface LoginOptions {
   timeoutLogin: string;
   clientSecretStdin?: boolean;
   json?: boolean;
-  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  /** Refresh tokens unmasked in the JSON (docs/contract.md §2.6). */
   showTokens?: boolean;
 }
 

@@ -6,7 +6,7 @@ export async function run(options: { purge?: boolean }, deps: Deps): Promise<voi
   const settings = await deps.settings();
   const store = await deps.store();
   const had = (await store.getTokens(settings.profile)) !== undefined;
-  // A profile named on purpose that exists nowhere is a typo, not "nothing to do" (issue 9).
+  // A profile named on purpose that exists nowhere is a typo, not "nothing to do".
   if (
     !had &&
     settings.profileSource !== 'default' &&

@@ -1,5 +1,5 @@
 /**
- * `tokencli profile list | use NAME | show [NAME] | remove NAME` (issue 9; gh `auth switch` and
+ * `tokencli profile list | use NAME | show [NAME] | remove NAME` (gh `auth switch` and
  * gcloud `configurations` are the models). Profiles live in the config file (never a secret
  * there); their tokens and client secret live in the store each profile recorded.
  */

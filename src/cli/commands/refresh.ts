@@ -7,7 +7,7 @@ export interface RefreshOptions {
   clientSecretStdin?: boolean;
   endOtherSessions?: boolean;
   json?: boolean;
-  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  /** Refresh tokens unmasked in the JSON (docs/contract.md §2.6). */
   showTokens?: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * `tokencli serve` (SPEC.md §3): runs the local token service until SIGINT, SIGTERM or SIGHUP.
+ * `tokencli serve` (docs/contract.md §3): runs the local token service until SIGINT, SIGTERM or SIGHUP.
  * stdout gets one JSON line with the base URL once it listens (scripts wait for it); stderr gets
  * the demo credentials, a ready-to-paste sequence, and one line per request.
  */
@@ -18,7 +18,7 @@ export interface ServeOptions {
   allowHost?: string[];
   control?: boolean;
   controlTokenStdin?: boolean;
-  /** Accepted by the parser only to be refused with the right way (SPEC.md §2.1). */
+  /** Accepted by the parser only to be refused with the right way (docs/contract.md §2.1). */
   controlToken?: string;
 }
 
@@ -37,7 +37,7 @@ function parsePort(value: string): number {
 }
 
 /**
- * The control token: from stdin or TOKENCLI_CONTROL_TOKEN, never a flag value (SPEC.md §2.1: it
+ * The control token: from stdin or TOKENCLI_CONTROL_TOKEN, never a flag value (docs/contract.md §2.1: it
  * would show in `ps` and the shell history).
  */
 async function controlToken(options: ServeOptions, ctx: CommandContext): Promise<string | undefined> {

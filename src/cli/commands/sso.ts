@@ -1,5 +1,5 @@
 /**
- * `tokencli sso`: the saml2-bearer grant (SPEC.md §1, §2.2; RFC 7522). Sends a SAML response or
+ * `tokencli sso`: the saml2-bearer grant (docs/contract.md §1, §2.2; RFC 7522). Sends a SAML response or
  * assertion from a file or stdin — raw XML is base64-encoded here, base64 is checked to decode to
  * XML — optionally signing it first with a key from a file, or builds and signs a fresh assertion
  * (`--assertion-for`). Every input problem is a usage error (exit 2) found before anything is sent.
@@ -29,7 +29,7 @@ export interface SsoOptions {
   /** false with `--no-store`. */
   store: boolean;
   json?: boolean;
-  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  /** Refresh tokens unmasked in the JSON (docs/contract.md §2.6). */
   showTokens?: boolean;
 }
 

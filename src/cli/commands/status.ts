@@ -1,7 +1,7 @@
 /**
  * `tokencli status`: every known profile (or the one named with --profile / TOKENCLI_PROFILE), its
  * service, user, token expiries and store, and which profile is active. Offline and fast; with
- * `--check` it asks the service's tokeninfo about each selected profile's token (issue 9) and the
+ * `--check` it asks the service's tokeninfo about each selected profile's token and the
  * exit code says whether all of them are usable.
  */
 import { type ErrorCode, TokencliError } from '../../errors.js';

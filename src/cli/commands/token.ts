@@ -1,6 +1,6 @@
 /**
  * `tokencli token`: prints a valid access token, the command scripts call before every API
- * request (SPEC.md §2.3). The cached path touches only the config file and the store: no
+ * request (docs/contract.md §2.3). The cached path touches only the config file and the store: no
  * network, no prompt, and none of the protocol layer's modules are loaded.
  */
 import type { Deps } from '../deps.js';
@@ -11,7 +11,7 @@ export interface TokenOptions extends TokenFlags {
   json?: boolean;
   /** token | header | json | env (token-formats.ts). */
   format?: string;
-  /** Refresh tokens unmasked in the JSON (SPEC.md §2.6). */
+  /** Refresh tokens unmasked in the JSON (docs/contract.md §2.6). */
   showTokens?: boolean;
 }
 

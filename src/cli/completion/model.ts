@@ -101,7 +101,7 @@ export function completionModel(program: ProgramDef = PROGRAM): CompletionModel 
   return { globals: flagsOf(program.globals), commands };
 }
 
-/** `[A-Za-z0-9][A-Za-z0-9._-]{0,63}` (SPEC.md §2.2): the names the shells offer for `--profile`. */
+/** `[A-Za-z0-9][A-Za-z0-9._-]{0,63}` (docs/contract.md §2.2): the names the shells offer for `--profile`. */
 export const PROFILE_NAME_PATTERN = '[A-Za-z0-9][A-Za-z0-9._-]{0,63}';
 
 /** Every command and subcommand, named by its path (`profile use`). */

@@ -35,7 +35,7 @@ export class AdjustableClock implements ServiceClock {
   /**
    * Bound once and handed to the store and caches, which call it several times per request: it
    * reads the offset from a closure variable, not through `this`, to cost next to nothing beyond
-   * the base clock itself (the service's throughput is benchmarked, SPEC.md §4).
+   * the base clock itself (the service's throughput is benchmarked, docs/contract.md §4).
    */
   readonly read: () => number;
   readonly #setOffset: (ms: number) => void;

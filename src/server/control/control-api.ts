@@ -1,5 +1,5 @@
 /**
- * The `/_control/` endpoints (issue 11), served only when the service starts with control on.
+ * The `/_control/` endpoints, served only when the service starts with control on.
  *
  * Guards: with a control token, every request must present it as `Authorization: Bearer`
  * (compared in constant time); without one the service refuses to start unless bound to loopback

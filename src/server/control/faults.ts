@@ -1,5 +1,5 @@
 /**
- * Fault injection (issue 11): the next `count` requests to an endpoint get a canned answer instead
+ * Fault injection: the next `count` requests to an endpoint get a canned answer instead
  * of the service's — a gateway's HTML 502, a 503 with `Retry-After`, the platform's 017/018 bodies,
  * an RFC 6749 error — or are answered late, for the failures a happy path never shows.
  */
@@ -38,7 +38,7 @@ export interface FaultSpec {
   delay_ms?: number;
   /** Token endpoint only: match only requests of this grant type. */
   grant_type?: string;
-  /** The platform's 403 bodies: "017" bad credentials, "018" concurrent session (SPEC.md §1). */
+  /** The platform's 403 bodies: "017" bad credentials, "018" concurrent session (docs/contract.md §1). */
   subcode?: '017' | '018';
 }
 

@@ -1,6 +1,6 @@
 /**
  * The one point where injected faults and the `onTokenRequest` hook step in front of the
- * endpoints (issue 11). The router calls it only while a fault is pending or a hook is set, so a
+ * endpoints. The router calls it only while a fault is pending or a hook is set, so a
  * service without either runs exactly the code it ran before.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';

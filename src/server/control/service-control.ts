@@ -1,5 +1,5 @@
 /**
- * What a test does to a running token service (issue 11): move its clock, revoke tokens, inject
+ * What a test does to a running token service: move its clock, revoke tokens, inject
  * faults, look at its state, reset it. The programmatic handle and the `/_control/` endpoints both
  * call these methods, so the two offer exactly the same.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET|POST /v2/oauth/authorize` (SPEC.md §3): GET shows the login page, the form posts back,
+ * `GET|POST /v2/oauth/authorize` (docs/contract.md §3): GET shows the login page, the form posts back,
  * a good login answers 302 to the redirect URI with `code` and `state`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -65,7 +65,7 @@ export async function handleAuthorize(
           : 'The email or password is incorrect.',
     });
   }
-  // The concurrent-session rule is applied when the code is exchanged (SPEC.md §1 rule 10).
+  // The concurrent-session rule is applied when the code is exchanged (docs/contract.md §1 rule 10).
   const code = context.store.issueCode(
     request.app,
     user,

@@ -2,6 +2,6 @@
 import type { GrantContext } from '../grants/grant.js';
 
 export interface ServiceContext extends GrantContext {
-  /** The single supported scope (SPEC.md §1). */
+  /** The single supported scope (docs/contract.md §1). */
   scope: string;
 }

@@ -1,5 +1,5 @@
 /**
- * `POST /v2/oauth/token` (SPEC.md §1, §3): authenticates the client, checks the grant against
+ * `POST /v2/oauth/token` (docs/contract.md §1, §3): authenticates the client, checks the grant against
  * the application, and hands over to the grant's module.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

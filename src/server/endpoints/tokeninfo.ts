@@ -1,5 +1,5 @@
 /**
- * `GET /v2/oauth/tokeninfo` (SPEC.md §1 rules 8–9, §3): the information of an access token,
+ * `GET /v2/oauth/tokeninfo` (docs/contract.md §1 rules 8–9, §3): the information of an access token,
  * presented as `Authorization: Bearer <token>` (RFC 6750 §2.1) by the client it was issued to.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -80,7 +80,7 @@ export function answerTokenInfo(req: IncomingMessage, query: string, context: Se
     return INVALID_TOKEN;
   }
 
-  // Every field of SPEC.md §1 rule 9, the redirect URI spelled as the sample payload spells it.
+  // Every field of docs/contract.md §1 rule 9, the redirect URI spelled as the sample payload spells it.
   const body: Record<string, string | number> = {
     access_token: token,
     token_type: app.tokenType,

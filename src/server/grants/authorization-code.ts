@@ -1,4 +1,4 @@
-/** grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.5–4.6, SPEC.md §1 rule 3). */
+/** grant_type=authorization_code (RFC 6749 §4.1.3, RFC 7636 §4.5–4.6, docs/contract.md §1 rule 3). */
 import { oauthError } from '../../protocol/error-bodies.js';
 import { isWellFormedVerifier, verifierMatches } from '../../protocol/pkce.js';
 import type { GrantHandler } from './grant.js';

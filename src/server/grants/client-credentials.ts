@@ -1,4 +1,4 @@
-/** grant_type=client_credentials: the platform's variant, with the user's email and password (SPEC.md §1). */
+/** grant_type=client_credentials: the platform's variant, with the user's email and password (docs/contract.md §1). */
 import { invalidCredentialsError, oauthError } from '../../protocol/error-bodies.js';
 import type { GrantHandler } from './grant.js';
 import { beginSession } from './session-rule.js';
@@ -21,7 +21,7 @@ export const clientCredentialsGrant: GrantHandler = (
   if (!user) return invalidCredentialsError();
   const refusal = beginSession(store, user, endOtherSessions);
   if (refusal) return refusal;
-  // No refresh token: those come only with the authorization-code flow (SPEC.md §1 rule 2).
+  // No refresh token: those come only with the authorization-code flow (docs/contract.md §1 rule 2).
   const [token, record] = store.issueAccessToken(app, user, null);
   return tokenResponse(store, token, record);
 };

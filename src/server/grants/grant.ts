@@ -1,4 +1,4 @@
-/** What a grant handler receives and returns: plain data, no HTTP (SPEC.md §1 create token). */
+/** What a grant handler receives and returns: plain data, no HTTP (docs/contract.md §1 create token). */
 
 import type { ReplayCache } from '../../saml/replay-cache.js';
 import type { Params } from '../http/params.js';
@@ -12,7 +12,7 @@ export interface GrantContext {
   store: TokenStore;
   /**
    * This service's base URL (`http://HOST:PORT`), set once it listens. SAML assertions must name
-   * it, or its token endpoint, as their Audience (SPEC.md §3).
+   * it, or its token endpoint, as their Audience (docs/contract.md §3).
    */
   baseUrl: string;
   /** Assertion IDs already accepted: one cache per service instance, purged with the tokens. */
@@ -27,7 +27,7 @@ export interface GrantContext {
 export interface GrantRequest {
   app: AppEntry;
   params: Params;
-  /** `endOtherSessions=True` (SPEC.md §1 rule 10). */
+  /** `endOtherSessions=True` (docs/contract.md §1 rule 10). */
   endOtherSessions: boolean;
 }
 

@@ -1,4 +1,4 @@
-/** The grant dispatch table of the token endpoint: one module per grant type (SPEC.md §1). */
+/** The grant dispatch table of the token endpoint: one module per grant type (docs/contract.md §1). */
 import type { GrantName } from '../config.js';
 import { authorizationCodeGrant } from './authorization-code.js';
 import { clientCredentialsGrant } from './client-credentials.js';

@@ -3,7 +3,7 @@
  *
  * Rotation: the real service's behaviour is not documented, so the refresh token is kept, not
  * rotated: the answer carries the same refresh token with its remaining lifetime, and it stays
- * usable until it expires (SPEC.md §3 "refresh tokens only while unexpired"). A client that
+ * usable until it expires (docs/contract.md §3 "refresh tokens only while unexpired"). A client that
  * stores whatever refresh token it receives works either way.
  *
  * Sessions: a refresh continues its own session, so the concurrent-session rule has nothing to

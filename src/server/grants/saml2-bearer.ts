@@ -1,5 +1,5 @@
 /**
- * grant_type=urn:ietf:params:oauth:client-assertion-type:saml2-bearer (SPEC.md §1, §3; RFC 7522
+ * grant_type=urn:ietf:params:oauth:client-assertion-type:saml2-bearer (docs/contract.md §1, §3; RFC 7522
  * §2.1, §3): a signed SAML assertion from the application's registered identity provider is
  * exchanged for an access token of the user its NameID names.
  *
@@ -18,7 +18,7 @@ import { tokenResponse } from './token-response.js';
 
 /**
  * The verifier's limit on the decoded XML: the largest document whose base64 fits in the token
- * endpoint's 64 KiB body (SPEC.md §3), so the body limit (413) is the one that applies to form
+ * endpoint's 64 KiB body (docs/contract.md §3), so the body limit (413) is the one that applies to form
  * values, and the verifier's (invalid_grant) is a backstop for values in the query string.
  */
 export const MAX_SAML_XML_BYTES = (MAX_BODY_BYTES / 4) * 3;
@@ -110,7 +110,7 @@ export const saml2BearerGrant: GrantHandler = async ({ app, params, endOtherSess
   try {
     ({ email } = verify((response ?? assertion) as string, {
       kind: response !== undefined ? 'SAMLResponse' : 'SAMLAssertion',
-      // The registered key only (SPEC.md §3): never a key the document carries.
+      // The registered key only (docs/contract.md §3): never a key the document carries.
       trust: { issuer: saml.issuer, publicKeyPem: saml.certificate },
       audiences,
       now: new Date(context.clock()),
@@ -132,7 +132,7 @@ export const saml2BearerGrant: GrantHandler = async ({ app, params, endOtherSess
     if (replay.recorded !== undefined) context.samlReplay.forget(replay.recorded);
     return refusal;
   }
-  // No refresh token: those come only with the authorization-code flow (SPEC.md §1 rule 2).
+  // No refresh token: those come only with the authorization-code flow (docs/contract.md §1 rule 2).
   const [token, record] = store.issueAccessToken(app, user, null);
   return tokenResponse(store, token, record);
 };

@@ -1,5 +1,5 @@
 /**
- * The concurrent-session rule (SPEC.md §1 rule 10): a `single_session` user who already holds a
+ * The concurrent-session rule (docs/contract.md §1 rule 10): a `single_session` user who already holds a
  * session cannot start another unless the request says `endOtherSessions=True`, which ends the
  * user's other sessions — for every user, single-session or not.
  */

@@ -1,4 +1,4 @@
-/** The success body of the token endpoint, in the sample payload's shape (SPEC.md §1). */
+/** The success body of the token endpoint, in the sample payload's shape (docs/contract.md §1). */
 import type { JsonReply } from '../http/reply.js';
 import type { AccessToken, TokenStore } from '../token-store.js';
 

@@ -1,6 +1,6 @@
 /**
  * Where the client's credentials come from on the token endpoint: `client_id`/`client_secret`
- * parameters (what the platform documents, SPEC.md §1) or HTTP Basic (RFC 6749 §2.3.1), which
+ * parameters (what the platform documents, docs/contract.md §1) or HTTP Basic (RFC 6749 §2.3.1), which
  * standard OAuth libraries send by default.
  */
 import type { Params } from './params.js';

@@ -1,6 +1,6 @@
 /**
  * Reads an `application/x-www-form-urlencoded` request body, the only body the service takes
- * (SPEC.md §1), with the 64 KiB limit of SPEC.md §3.
+ * (docs/contract.md §1), with the 64 KiB limit of docs/contract.md §3.
  */
 import type { IncomingMessage } from 'node:http';
 import { oauthError } from '../../protocol/error-bodies.js';

@@ -1,5 +1,5 @@
 /**
- * DNS-rebinding defence (SPEC.md §3): while the service listens on a loopback address, a request
+ * DNS-rebinding defence (docs/contract.md §3): while the service listens on a loopback address, a request
  * must name a loopback host in its `Host` header, so a web page whose domain was re-pointed at
  * 127.0.0.1 cannot talk to it. `--allow-host NAME` admits other names (a container's name).
  */

@@ -58,7 +58,7 @@ export function splitTarget(target: string): [path: string, query: string] {
 }
 
 /**
- * A boolean flag of the platform: `True`/`False` in any case (SPEC.md §1 `endOtherSessions`).
+ * A boolean flag of the platform: `True`/`False` in any case (docs/contract.md §1 `endOtherSessions`).
  * Undefined for anything else, so the caller can refuse it.
  */
 export function parseFlag(value: string | undefined): boolean | undefined {

@@ -1,5 +1,5 @@
 /**
- * JSON replies and the service's error bodies, in the exact shapes of SPEC.md §1 (the platform's
+ * JSON replies and the service's error bodies, in the exact shapes of docs/contract.md §1 (the platform's
  * own three shapes) and RFC 6749 §5.2.
  */
 import type { ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * One log line per request (SPEC.md §3): method, path, status, duration. Never the query string
+ * One log line per request (docs/contract.md §3): method, path, status, duration. Never the query string
  * (codes, states and, from careless clients, secrets travel there), never a header or a body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -1,5 +1,5 @@
 /**
- * The handle's clock and reset reach every part of the service (issue 11): SAML validity windows
+ * The handle's clock and reset reach every part of the service: SAML validity windows
  * and the assertion replay cache as well as tokens; and bad arguments are TypeErrors.
  */
 import { afterEach, expect, test } from 'vitest';

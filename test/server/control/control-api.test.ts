@@ -1,5 +1,5 @@
 /**
- * The control API over HTTP (issue 11): clock, revoke, faults, state, reset, and the guards
+ * The control API over HTTP: clock, revoke, faults, state, reset, and the guards
  * (off by default, Bearer control token, JSON only, strict bodies naming the bad key).
  */
 import { afterEach, describe, expect, test } from 'vitest';

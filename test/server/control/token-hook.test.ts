@@ -1,4 +1,4 @@
-/** `onTokenRequest` (issue 11): code decides the answer to a create-token request, or lets the service answer. */
+/** `onTokenRequest`: code decides the answer to a create-token request, or lets the service answer. */
 import { afterEach, expect, test } from 'vitest';
 import {
   demoServiceConfig,

@@ -1,4 +1,4 @@
-/** Wildcard binds get a base URL a client can use (issue 11 item 3). */
+/** Wildcard binds get a base URL a client can use. */
 import { expect, test } from 'vitest';
 import { isWildcardAddress, urlHostFor } from '../../../src/server/http/wildcard.js';
 import { startService } from '../helpers.js';
