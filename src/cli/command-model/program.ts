@@ -47,7 +47,10 @@ export const CLIENT_GLOBAL_FLAGS: readonly FlagDef[] = [
     description: 'extra CA certificates (PEM) to trust besides the system ones',
   },
   { long: '--quiet', description: 'print only results and errors', default: false },
-  { long: '--no-color', description: 'no colours (also NO_COLOR)' },
+  {
+    long: '--no-color',
+    description: 'no colours (also NO_COLOR; none on a TERM=dumb terminal unless FORCE_COLOR)',
+  },
 ];
 
 const CLIENT_ONLY = new Set(CLIENT_GLOBAL_FLAGS.map((flag) => flag.long));

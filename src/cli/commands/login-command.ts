@@ -11,7 +11,11 @@ export const loginCommand: CommandDef = {
       description: 'loopback redirect URI (default http://127.0.0.1:8765/callback; port 0 = any)',
     },
     { long: '--no-browser', description: 'print the URL instead of opening a browser' },
-    { long: '--scope', value: '<scope>', description: 'scope to ask for' },
+    {
+      long: '--scope',
+      value: '<scope>',
+      description: 'scope to ask for (some servers deny a login that asks for none, e.g. --scope openid)',
+    },
     { long: '--end-other-sessions', description: "end the user's other sessions (endOtherSessions=True)" },
     {
       long: '--timeout-login',

@@ -38,7 +38,8 @@ export const profileCommand: CommandDef = {
     },
     {
       name: 'remove',
-      description: 'remove a profile: its settings, tokens and client secret, from every store',
+      description:
+        'remove a profile: its settings, tokens and client secret, from every store; asks on a terminal (no: nothing removed, exit 0), else needs --yes; removing the active profile makes "default" active',
       arguments: [profileName(true)],
       flags: [{ long: '--yes', description: 'do not ask for confirmation' }],
     },
