@@ -8,7 +8,7 @@
 # The image holds the package as npm would publish it (`npm pack`), installed without dev
 # dependencies, and runs as the unprivileged `node` user.
 
-FROM node:20-slim AS pack
+FROM node:24-slim AS pack
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
@@ -16,7 +16,7 @@ COPY . .
 # prepack cleans and builds dist/; the tarball is what `npm publish` would upload.
 RUN npm pack --pack-destination /pkg && mv /pkg/tokencli-*.tgz /pkg/tokencli.tgz
 
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production
 COPY --from=pack /pkg/tokencli.tgz /tmp/tokencli.tgz
 RUN npm install --global --omit=dev --no-audit --no-fund /tmp/tokencli.tgz \
@@ -25,7 +25,7 @@ RUN npm install --global --omit=dev --no-audit --no-fund /tmp/tokencli.tgz \
 USER node
 WORKDIR /home/node
 EXPOSE 8080
-# Answers 400 without credentials: enough to know it listens. node:20-slim has no curl.
+# Answers 400 without credentials: enough to know it listens. node:24-slim has no curl.
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8080/v2/oauth/tokeninfo').then((r) => process.exit(r.status < 500 ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["tokencli", "serve"]

@@ -1,7 +1,7 @@
 /**
  * The container recipe: builds the Dockerfile and runs `tokencli serve` in it,
  * then gets a token from the container with the built CLI. Needs a container runtime that answers
- * and the `node:20-slim` base image already present: nothing is pulled by this test. Skipped with
+ * and the `node:24-slim` base image already present: nothing is pulled by this test. Skipped with
  * the reason otherwise, in CI too (CI need not run containers).
  */
 import { spawnSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import { demoEnv } from './env.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const IMAGE = `tokencli-serve-test:${process.pid}`;
-const BASE_IMAGE = 'node:20-slim';
+const BASE_IMAGE = 'node:24-slim';
 
 function docker(args: string[], timeoutMs = 30_000): { ok: boolean; out: string } {
   const r = spawnSync('docker', args, { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs });
