@@ -1,7 +1,8 @@
 // `npm run bench` (keychain part): the cached `tokencli token` with the keychain store, against
 // a real Secret Service: gnome-keyring in a private D-Bus session (the same session script the
-// keychain tests use), in a throw-away HOME (the compile cache in the user's own cache directory). bench/cli.mjs does the timing (hyperfine -N, against an
-// empty .mjs run alongside, inside the same session). Skipped, saying why, where the tools are missing.
+// keychain tests use), in a throw-away HOME but with node's compile cache in the user's own cache
+// directory. bench/cli.mjs does the timing (hyperfine -N, against an empty .mjs run alongside,
+// inside the same session). Skipped, saying why, where the tools are missing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
