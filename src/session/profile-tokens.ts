@@ -15,13 +15,14 @@ export function wholeLifeSeconds(record: TokenRecord): number {
 }
 
 /**
- * How much life a cached token must have left. A minimum TTL longer than the token's whole life
- * could never be met and would renew on every call; it then counts as half that life.
+ * How much life a cached token must have left. A minimum TTL as long as the token's whole life or
+ * longer could never be met — even a new token has used a moment of its life by the next call —
+ * and would renew on every call; it then counts as half that life (docs/contract.md §2.3).
  */
 export function requiredLifeMs(record: TokenRecord, minTtlSeconds: number): number {
   const wanted = minTtlSeconds * 1000;
   const life = wholeLifeSeconds(record) * 1000;
-  return life > 0 && wanted > life ? life / 2 : wanted;
+  return life > 0 && wanted >= life ? life / 2 : wanted;
 }
 
 /** Whether a stored record was issued by this service to this client. */

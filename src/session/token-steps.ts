@@ -134,9 +134,12 @@ async function renew(
   return { record: await keep(record), source: 'client_credentials' };
 }
 
-/** Said when a renewal gives a token whose whole life is shorter than the minimum TTL asked for. */
+/**
+ * Said when a renewal gives a token whose whole life is not longer than the minimum TTL asked for:
+ * that minimum counts as half the life (requiredLifeMs), which the caller should know.
+ */
 function announceShortLife(session: Session, record: TokenRecord, minTtlSeconds: number): void {
   const lifeSeconds = wholeLifeSeconds(record);
-  if (!(lifeSeconds > 0) || minTtlSeconds <= lifeSeconds) return;
+  if (!(lifeSeconds > 0) || minTtlSeconds < lifeSeconds) return;
   session.emit({ code: 'min_ttl_too_long', minTtlSeconds, lifeSeconds });
 }

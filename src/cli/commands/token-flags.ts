@@ -16,7 +16,8 @@ export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
   {
     long: '--min-ttl',
     value: '<seconds>',
-    description: 'minimum remaining lifetime of a cached token',
+    description:
+      "minimum remaining lifetime of a cached token; one as long as a token's whole life or longer counts as half that life",
     default: '60',
   },
   { long: '--end-other-sessions', description: "end the user's other sessions (endOtherSessions=True)" },
