@@ -74,9 +74,11 @@ async function renew(
   };
 
   const refreshToken = usableRefreshToken(matching, session.now());
-  // An email given for this session, or the one the stored token was issued to where a person can
-  // be asked for the password.
-  const email = tokens.settings.email ?? (secrets.canAsk ? matching?.email : undefined);
+  // The email set for this session (option, environment, the profile's), else the one the stored
+  // token was issued to (docs/contract.md §2.3 step 3) — when there is a password for it, given or
+  // asked. Without one, a stored email alone is no way to renew: "not logged in" says what is.
+  const passwordAtHand = secrets.canAsk || secrets.passwordGiven();
+  const email = tokens.settings.email ?? (passwordAtHand ? matching?.email : undefined);
   const canUsePassword = email !== undefined || secrets.passwordGiven();
   if (!refreshToken && !canUsePassword) {
     const { noUsableToken } = await import('./no-usable-token.js');

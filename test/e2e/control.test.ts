@@ -118,6 +118,34 @@ describe('revocation', () => {
   });
 });
 
+describe('a password alone after a revoked token was dropped', () => {
+  test("the stored token's email is used with TOKENCLI_PASSWORD or --password-stdin", async () => {
+    const env = demoEnv(serve.baseUrl, scratch());
+    const first = await runCli(['token'], { env });
+    expect(first.code).toBe(0);
+    // From here on the user is not named: only the stored token knows who it was issued to.
+    const passwordOnly = { ...env, TOKENCLI_EMAIL: undefined };
+    const viaStdin = { ...passwordOnly, TOKENCLI_PASSWORD: undefined };
+    const renewals = [
+      () => runCli(['token'], { env: passwordOnly }),
+      () => runCli(['token', '--password-stdin'], { env: viaStdin, input: `${DEMO.password}\n` }),
+    ];
+    const seen = [first.stdout];
+    for (const renew of renewals) {
+      await control('POST', 'revoke', { email: DEMO.email });
+      expect((await runCli(['info'], { env: passwordOnly })).code).toBe(3);
+      const renewed = await renew();
+      expect(renewed.stderr).toBe('');
+      expect(renewed.code).toBe(0);
+      expect(seen).not.toContain(renewed.stdout);
+      seen.push(renewed.stdout);
+      const info = await runCli(['info', '--json'], { env: passwordOnly });
+      expect(info.code, info.stderr).toBe(0);
+      expect(JSON.parse(info.stdout).email).toBe(DEMO.email);
+    }
+  });
+});
+
 describe('faults', () => {
   test('503 with Retry-After 1: token waits, retries once and succeeds', async () => {
     await control('POST', 'faults', { endpoint: 'token', status: 503, retry_after: 1 });

@@ -8,7 +8,8 @@ export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
   {
     long: '--email',
     value: '<email>',
-    description: 'user email for the client-credentials grant (env TOKENCLI_EMAIL)',
+    description:
+      "user email for the client-credentials grant (env TOKENCLI_EMAIL; else the profile's, then the stored token's)",
   },
   { long: '--password-stdin', description: 'read the password from stdin (or env TOKENCLI_PASSWORD)' },
   { long: '--client-secret-stdin', description: 'read the client secret from stdin' },
