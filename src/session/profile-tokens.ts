@@ -40,7 +40,7 @@ export function freshRecord(
   minTtlSeconds: number,
   now: Date,
 ): TokenRecord | undefined {
-  if (!belongsTo(record, service)) return undefined;
+  if (!belongsTo(record, service) || record.access_token_refused_at !== undefined) return undefined;
   const left = Date.parse(record.expires_at) - now.getTime();
   return left > 0 && left >= requiredLifeMs(record, minTtlSeconds) ? record : undefined;
 }
@@ -102,17 +102,25 @@ export class ProfileTokens {
   }
 
   /**
-   * Marks the stored access token as expired now, if it is still the refused one (another run may
-   * have renewed it meanwhile), so the next token step renews it. Returns whether a refresh token
-   * remains to renew it with.
+   * Records that the service refused the stored access token, if it is still the refused one
+   * (another run may have renewed it meanwhile): it is never handed out or sent again, and the
+   * next token step renews it. The record stays — its refresh token renews it, its email names
+   * the user a password is for. Returns whether a refresh token remains to renew it with.
    */
   async drop(refused: TokenRecord): Promise<boolean> {
     return this.withLock(async () => {
       const current = await this.stored();
       if (current === undefined || current.access_token !== refused.access_token) return true;
+      if (current.access_token_refused_at !== undefined) return current.refresh_token !== undefined;
       const now = this.session.now();
-      const expiresAt = new Date(Math.min(Date.parse(current.expires_at), now.getTime() - 1000));
-      await this.store.setTokens(this.profile, { ...current, expires_at: expiresAt.toISOString() });
+      // Its expiry is brought forward too, so a reader that does not know the mark (an older
+      // tokencli sharing the store) still never hands the token out.
+      const expiresAt = new Date(Math.min(Date.parse(current.expires_at), now.getTime()));
+      await this.store.setTokens(this.profile, {
+        ...current,
+        expires_at: expiresAt.toISOString(),
+        access_token_refused_at: now.toISOString(),
+      });
       return current.refresh_token !== undefined;
     });
   }
