@@ -81,6 +81,7 @@ export type ErrorReason =
   | 'other_service'
   | 'refresh_token_expired'
   | 'access_token_expired'
+  | 'access_token_revoked'
   | 'cannot_renew'
   | 'min_ttl_unmet'
   | 'no_refresh_token'

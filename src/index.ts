@@ -93,7 +93,10 @@ export interface CommonOptions {
 
 /** What a `TokenClient` is built with: the settings, the secrets and the hooks of its session. */
 export interface TokenClientOptions extends CommonOptions {
-  /** User email for the client-credentials grant (TOKENCLI_EMAIL, or the profile's). */
+  /**
+   * User email for the client-credentials grant (else TOKENCLI_EMAIL, the profile's, then — with a
+   * password — the one the stored token was issued to).
+   */
   email?: string;
   /** User password for the client-credentials grant (else TOKENCLI_PASSWORD). */
   password?: string;

@@ -204,7 +204,14 @@ const LOGIN = 'run `tokencli login` (the browser login also yields a refresh tok
 function droppedHint(canRenew: boolean): string {
   return canRenew
     ? 'the service refused the cached access token (revoked or expired early); it was dropped, and `tokencli token` now gets a new one with the refresh token'
-    : 'the service refused the cached access token (revoked or expired early); it was dropped; run `tokencli login` (or `tokencli token --force` with a password)';
+    : 'the service refused the cached access token (revoked or expired early); it was dropped; run `tokencli login` (or `tokencli token` with the password)';
+}
+
+/** How to get a new token when the stored one can no longer be used and has no refresh token. */
+function renewHint(d: Details): string {
+  return d.grant === 'client_credentials'
+    ? 'run `tokencli token` again with the password (on a terminal it asks; in CI set TOKENCLI_PASSWORD), or run `tokencli login`'
+    : LOGIN;
 }
 
 /** Every other reason raised below the CLI, by `reason`. */
@@ -223,10 +230,8 @@ const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
   other_service: (d) =>
     `pass --base-url ${d.storedBaseUrl} --client-id ${d.storedClientId} to use it, or run \`tokencli login\` for this service`,
   refresh_token_expired: () => 'run `tokencli login` again',
-  access_token_expired: (d) =>
-    d.grant === 'client_credentials'
-      ? 'run `tokencli token` again with the password (on a terminal it asks; in CI set TOKENCLI_PASSWORD), or run `tokencli login`'
-      : LOGIN,
+  access_token_expired: renewHint,
+  access_token_revoked: renewHint,
   cannot_renew: () => `leave out --force to use it, or ${LOGIN}`,
   min_ttl_unmet: () => `lower --min-ttl, or ${LOGIN}`,
   no_refresh_token: () => 'run `tokencli login` (only the browser login yields a refresh token)',

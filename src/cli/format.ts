@@ -24,6 +24,21 @@ export function describeExpiryFully(expiresAt: Date, now: Date): string {
   return text.startsWith('in ') ? `expires ${text}` : text;
 }
 
+/**
+ * The stored access token in one phrase: "refused by the service 3m ago (at 14:03): revoked or cut
+ * short, not used again" once dropped (src/session/refused-token.ts), else its expiry.
+ */
+export function describeAccessToken(
+  expiresAt: string,
+  refusedAt: string | null | undefined,
+  now: Date,
+): string {
+  if (refusedAt === null || refusedAt === undefined) return describeExpiryFully(new Date(expiresAt), now);
+  const at = new Date(refusedAt);
+  const ago = formatDuration((now.getTime() - at.getTime()) / 1000);
+  return `refused by the service ${ago} ago (at ${formatClock(at, now)}): revoked or cut short, not used again`;
+}
+
 /** Tokens are shown as `abcd…wxyz` unless `--show-tokens`; short values are hidden entirely. */
 export function maskToken(token: string): string {
   if (token.length < 16) return '…';

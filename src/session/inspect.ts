@@ -8,10 +8,10 @@ import type { ServiceError } from '../oauth/service-error.js';
 import type { TokenInfo } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
 import type { ProfileTokens } from './profile-tokens.js';
-import { refusesAccessToken } from './refused-token.js';
+import { refusedEarlier, refusesAccessToken } from './refused-token.js';
 import type { Session } from './session.js';
 
-/** The profile's stored access token of this service, or why there is none. */
+/** The profile's stored access token of this service, or why there is none (or it is not sent). */
 export async function storedAccessToken(tokens: ProfileTokens, now: Date): Promise<TokenRecord> {
   const record = await tokens.stored();
   if (record !== undefined && !tokens.belongs(record)) {
@@ -34,6 +34,8 @@ export async function storedAccessToken(tokens: ProfileTokens, now: Date): Promi
       { profile: tokens.profile },
     );
   }
+  const refused = refusedEarlier(tokens.profile, record);
+  if (refused) throw refused;
   return record;
 }
 

@@ -49,6 +49,7 @@ type NotUsable = Extract<
   | 'other_service'
   | 'refresh_token_expired'
   | 'access_token_expired'
+  | 'access_token_revoked'
   | 'cannot_renew'
   | 'min_ttl_unmet'
 >;
@@ -87,6 +88,14 @@ export function noUsableToken(input: StateInput): NotLoggedInError {
       `the refresh token of ${of} expired ${ago} ago (at ${refreshExpiry})`,
       'refresh_token_expired',
       { profile },
+    );
+  }
+  const refusedAt = stored.access_token_refused_at;
+  if (refusedAt !== undefined) {
+    return notUsable(
+      `the access token of ${of} was refused by the service (revoked or cut short) at ${refusedAt}, and there is no refresh token to renew it`,
+      'access_token_revoked',
+      { profile, grant: stored.grant, refusedAt },
     );
   }
   const left = (Date.parse(stored.expires_at) - now.getTime()) / 1000;

@@ -15,13 +15,14 @@ export function wholeLifeSeconds(record: TokenRecord): number {
 }
 
 /**
- * How much life a cached token must have left. A minimum TTL longer than the token's whole life
- * could never be met and would renew on every call; it then counts as half that life.
+ * How much life a cached token must have left. A minimum TTL as long as the token's whole life or
+ * longer could never be met — even a new token has used a moment of its life by the next call —
+ * and would renew on every call; it then counts as half that life (docs/contract.md §2.3).
  */
 export function requiredLifeMs(record: TokenRecord, minTtlSeconds: number): number {
   const wanted = minTtlSeconds * 1000;
   const life = wholeLifeSeconds(record) * 1000;
-  return life > 0 && wanted > life ? life / 2 : wanted;
+  return life > 0 && wanted >= life ? life / 2 : wanted;
 }
 
 /** Whether a stored record was issued by this service to this client. */
@@ -39,7 +40,7 @@ export function freshRecord(
   minTtlSeconds: number,
   now: Date,
 ): TokenRecord | undefined {
-  if (!belongsTo(record, service)) return undefined;
+  if (!belongsTo(record, service) || record.access_token_refused_at !== undefined) return undefined;
   const left = Date.parse(record.expires_at) - now.getTime();
   return left > 0 && left >= requiredLifeMs(record, minTtlSeconds) ? record : undefined;
 }
@@ -101,17 +102,25 @@ export class ProfileTokens {
   }
 
   /**
-   * Marks the stored access token as expired now, if it is still the refused one (another run may
-   * have renewed it meanwhile), so the next token step renews it. Returns whether a refresh token
-   * remains to renew it with.
+   * Records that the service refused the stored access token, if it is still the refused one
+   * (another run may have renewed it meanwhile): it is never handed out or sent again, and the
+   * next token step renews it. The record stays — its refresh token renews it, its email names
+   * the user a password is for. Returns whether a refresh token remains to renew it with.
    */
   async drop(refused: TokenRecord): Promise<boolean> {
     return this.withLock(async () => {
       const current = await this.stored();
       if (current === undefined || current.access_token !== refused.access_token) return true;
+      if (current.access_token_refused_at !== undefined) return current.refresh_token !== undefined;
       const now = this.session.now();
-      const expiresAt = new Date(Math.min(Date.parse(current.expires_at), now.getTime() - 1000));
-      await this.store.setTokens(this.profile, { ...current, expires_at: expiresAt.toISOString() });
+      // Its expiry is brought forward too, so a reader that does not know the mark (an older
+      // tokencli sharing the store) still never hands the token out.
+      const expiresAt = new Date(Math.min(Date.parse(current.expires_at), now.getTime()));
+      await this.store.setTokens(this.profile, {
+        ...current,
+        expires_at: expiresAt.toISOString(),
+        access_token_refused_at: now.toISOString(),
+      });
       return current.refresh_token !== undefined;
     });
   }

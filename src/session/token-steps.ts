@@ -74,9 +74,11 @@ async function renew(
   };
 
   const refreshToken = usableRefreshToken(matching, session.now());
-  // An email given for this session, or the one the stored token was issued to where a person can
-  // be asked for the password.
-  const email = tokens.settings.email ?? (secrets.canAsk ? matching?.email : undefined);
+  // The email set for this session (option, environment, the profile's), else the one the stored
+  // token was issued to (docs/contract.md §2.3 step 3) — when there is a password for it, given or
+  // asked. Without one, a stored email alone is no way to renew: "not logged in" says what is.
+  const passwordAtHand = secrets.canAsk || secrets.passwordGiven();
+  const email = tokens.settings.email ?? (passwordAtHand ? matching?.email : undefined);
   const canUsePassword = email !== undefined || secrets.passwordGiven();
   if (!refreshToken && !canUsePassword) {
     const { noUsableToken } = await import('./no-usable-token.js');
@@ -134,9 +136,12 @@ async function renew(
   return { record: await keep(record), source: 'client_credentials' };
 }
 
-/** Said when a renewal gives a token whose whole life is shorter than the minimum TTL asked for. */
+/**
+ * Said when a renewal gives a token whose whole life is not longer than the minimum TTL asked for:
+ * that minimum counts as half the life (requiredLifeMs), which the caller should know.
+ */
 function announceShortLife(session: Session, record: TokenRecord, minTtlSeconds: number): void {
   const lifeSeconds = wholeLifeSeconds(record);
-  if (!(lifeSeconds > 0) || minTtlSeconds <= lifeSeconds) return;
+  if (!(lifeSeconds > 0) || minTtlSeconds < lifeSeconds) return;
   session.emit({ code: 'min_ttl_too_long', minTtlSeconds, lifeSeconds });
 }

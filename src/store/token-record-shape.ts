@@ -14,6 +14,7 @@ const GRANTS: ReadonlySet<string> = new Set<TokenRecord['grant']>([
 
 const REQUIRED_STRINGS = ['base_url', 'client_id', 'access_token', 'token_type'] as const;
 const OPTIONAL_STRINGS = ['refresh_token', 'email', 'redirect_uri'] as const;
+const OPTIONAL_DATES = ['refresh_token_expires_at', 'access_token_refused_at'] as const;
 
 function isDate(value: unknown): value is string {
   return typeof value === 'string' && !Number.isNaN(Date.parse(value));
@@ -39,8 +40,8 @@ export function parseTokenRecord(value: unknown): { record: TokenRecord } | { pr
   for (const key of OPTIONAL_STRINGS) {
     if (v[key] !== undefined && typeof v[key] !== 'string') return { problem: `"${key}" is not a string` };
   }
-  if (v.refresh_token_expires_at !== undefined && !isDate(v.refresh_token_expires_at)) {
-    return { problem: '"refresh_token_expires_at" is not a date' };
+  for (const key of OPTIONAL_DATES) {
+    if (v[key] !== undefined && !isDate(v[key])) return { problem: `"${key}" is not a date` };
   }
   const record: TokenRecord = {
     base_url: v.base_url as string,
@@ -54,8 +55,8 @@ export function parseTokenRecord(value: unknown): { record: TokenRecord } | { pr
   for (const key of OPTIONAL_STRINGS) {
     if (typeof v[key] === 'string') record[key] = v[key];
   }
-  if (typeof v.refresh_token_expires_at === 'string') {
-    record.refresh_token_expires_at = v.refresh_token_expires_at;
+  for (const key of OPTIONAL_DATES) {
+    if (typeof v[key] === 'string') record[key] = v[key];
   }
   return { record };
 }

@@ -15,6 +15,11 @@ export interface TokenRecord {
   refresh_token_expires_at?: string;
   email?: string;
   redirect_uri?: string;
+  /**
+   * ISO 8601: when the service refused the access token (revoked, or cut short) and it was dropped.
+   * It is never handed out or sent again; the next renewal replaces the record.
+   */
+  access_token_refused_at?: string;
   /** The grant that produced it. */
   grant: Exclude<TokenSource, 'cache'>;
   /** ISO 8601. */

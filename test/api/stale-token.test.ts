@@ -12,7 +12,7 @@ import { readStoredCredentials, writeStoredTokens } from '../helpers/stored-cred
 import { DEMO, startService } from '../server/helpers.js';
 
 describe('a refused cached access token', () => {
-  it('is dropped by getTokenInfo, so getToken renews it', async () => {
+  it('is dropped by getTokenInfo, so getToken renews it (for the stored user, given a password)', async () => {
     const service = await startService(demoServiceConfig());
     const configDir = tempDir('tokencli-stale-');
     const env = demoClientEnv(service.baseUrl, configDir);
@@ -24,6 +24,7 @@ describe('a refused cached access token', () => {
       token_type: 'BearerToken',
       expires_at: new Date(Date.now() + 3_000_000).toISOString(),
       grant: 'client_credentials',
+      email: DEMO.email,
       obtained_at: new Date(Date.now() - 600_000).toISOString(),
     });
     const credentials = { clientSecret: DEMO.clientSecret, email: DEMO.email, password: DEMO.password };
@@ -33,7 +34,8 @@ describe('a refused cached access token', () => {
     const stored = readStoredCredentials(configDir);
     expect(Date.parse(String(stored.profiles.default?.tokens?.expires_at))).toBeLessThanOrEqual(Date.now());
 
-    const renewed = await getToken({ env, ...credentials });
+    // The password alone: the email is the one the stored token was issued to.
+    const renewed = await getToken({ env, clientSecret: DEMO.clientSecret, password: DEMO.password });
     expect(renewed.accessToken).not.toBe(revoked);
     expect(renewed.source).toBe('client_credentials');
   });

@@ -180,6 +180,15 @@ describe('answerToken: token with its flags, as the launcher parsed them', () =>
     expect(t.out() + t.err()).toBe('');
   });
 
+  test('a token the service refused (dropped) is never answered from the cache, whatever its expiry', async () => {
+    const t = setup();
+    t.storeTokens(
+      sampleRecord({ expires_at: inSeconds(3600), access_token_refused_at: new Date().toISOString() }),
+    );
+    expect(await answer(t)).toBe(false);
+    expect(t.out() + t.err()).toBe('');
+  });
+
   test('a token no header can carry is left to the full CLI to report', async () => {
     const t = setup();
     t.storeTokens(sampleRecord({ access_token: 'bad token', expires_at: inSeconds(3600) }));

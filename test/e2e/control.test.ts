@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { readStoredCredentials } from '../helpers/stored-credentials.js';
 import { demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
 
@@ -35,6 +36,19 @@ function env(): Record<string, string> {
 beforeEach(async () => {
   await control('POST', 'reset');
 });
+
+/** How many tokeninfo requests the service logged. */
+function tokeninfoRequests(): number {
+  return serve
+    .logs()
+    .split('\n')
+    .filter((line) => /GET \/v2\/oauth\/tokeninfo\b/.test(line)).length;
+}
+
+/** The stored record of the default profile. */
+function storedRecord(env: Record<string, string>): Record<string, unknown> {
+  return readStoredCredentials(String(env.TOKENCLI_CONFIG_DIR)).profiles.default?.tokens ?? {};
+}
 
 async function control(method: string, name: string, body?: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(`${serve.baseUrl}/_control/${name}`, {
@@ -103,6 +117,42 @@ describe('refresh', () => {
     expect(r.stderr).toMatch(/^hint: .*--end-other-sessions/m);
     expect((await runCli(['token'], { env })).code).toBe(0);
   });
+
+  test('an access token the service refused is dropped once: not sent again, reported refused, renewed by the refresh token', async () => {
+    const env = await loggedIn();
+    const cached = (await runCli(['token'], { env })).stdout;
+    // An hour on at the service only: the client still counts the token as fresh.
+    await control('POST', 'clock', { advance_seconds: 3600 });
+    const first = await runCli(['info'], { env });
+    expect(first.code).toBe(3);
+    expect(first.stderr).toMatch(/^error: .*401/m);
+
+    const asked = tokeninfoRequests();
+    const again = await runCli(['info'], { env });
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(
+      /^error: the access token of profile "default" was refused by the service \(revoked or cut short\) at \S+ and dropped; it is not sent again$/m,
+    );
+    expect(again.stderr).toMatch(/^hint: .*`tokencli token` now gets a new one with the refresh token/m);
+    const check = await runCli(['status', '--check'], { env });
+    expect(check.code).toBe(3);
+    expect(check.stdout).toMatch(/check\s+refused \(refused earlier, at \S+; not sent again\)/);
+    expect(tokeninfoRequests()).toBe(asked);
+
+    const status = await runCli(['status'], { env });
+    expect(status.stdout).toMatch(
+      /access token\s+refused by the service \d+s ago \(at \d\d:\d\d\): revoked or cut short, not used again/,
+    );
+    expect(status.stdout).not.toMatch(/access token\s+expired/);
+    expect(storedRecord(env)).toMatchObject({ refresh_token: expect.any(String), email: DEMO.email });
+
+    const renewed = await runCli(['token', '--json'], { env });
+    expect(renewed.code, renewed.stderr).toBe(0);
+    expect(JSON.parse(renewed.stdout)).toMatchObject({ source: 'refresh_token' });
+    expect(JSON.parse(renewed.stdout).access_token).not.toBe(cached.trim());
+    expect(storedRecord(env).access_token_refused_at).toBeUndefined();
+    expect((await runCli(['info'], { env })).code).toBe(0);
+  });
 });
 
 describe('revocation', () => {
@@ -115,6 +165,64 @@ describe('revocation', () => {
     expect((await runCli(['info'], { env })).code).toBe(3);
     expect((await runCli(['token'], { env })).code).toBe(0);
     expect((await runCli(['info'], { env })).code).toBe(0);
+  });
+
+  test('a revoked token without a refresh token: token says it was refused, not that it expired', async () => {
+    const env = demoEnv(serve.baseUrl, scratch());
+    expect((await runCli(['token'], { env })).code).toBe(0);
+    await control('POST', 'revoke', { email: DEMO.email });
+    expect((await runCli(['info'], { env })).code).toBe(3);
+    expect(storedRecord(env)).toMatchObject({
+      email: DEMO.email,
+      access_token_refused_at: expect.stringMatching(/^\d{4}-/),
+    });
+
+    const asked = tokeninfoRequests();
+    const again = await runCli(['info'], { env });
+    expect(again.code).toBe(3);
+    expect(again.stderr).toMatch(/not sent again/);
+    expect(again.stderr).toMatch(/^hint: .*run `tokencli login` \(or `tokencli token` with the password\)/m);
+    expect(tokeninfoRequests()).toBe(asked);
+
+    const nothing = { ...env, TOKENCLI_EMAIL: undefined, TOKENCLI_PASSWORD: undefined };
+    const token = await runCli(['token'], { env: nothing });
+    expect(token.code).toBe(4);
+    expect(token.stdout).toBe('');
+    expect(token.stderr).toMatch(
+      /^error: the access token of profile "default" was refused by the service \(revoked or cut short\) at \S+, and there is no refresh token to renew it$/m,
+    );
+    expect(token.stderr).toMatch(/^hint: run `tokencli token` again with the password/m);
+    expect(token.stderr).not.toMatch(/expired/);
+    const profile = await runCli(['profile', 'show'], { env: nothing });
+    expect(profile.stdout).toMatch(/access token\s+refused by the service/);
+  });
+});
+
+describe('a password alone after a revoked token was dropped', () => {
+  test("the stored token's email is used with TOKENCLI_PASSWORD or --password-stdin", async () => {
+    const env = demoEnv(serve.baseUrl, scratch());
+    const first = await runCli(['token'], { env });
+    expect(first.code).toBe(0);
+    // From here on the user is not named: only the stored token knows who it was issued to.
+    const passwordOnly = { ...env, TOKENCLI_EMAIL: undefined };
+    const viaStdin = { ...passwordOnly, TOKENCLI_PASSWORD: undefined };
+    const renewals = [
+      () => runCli(['token'], { env: passwordOnly }),
+      () => runCli(['token', '--password-stdin'], { env: viaStdin, input: `${DEMO.password}\n` }),
+    ];
+    const seen = [first.stdout];
+    for (const renew of renewals) {
+      await control('POST', 'revoke', { email: DEMO.email });
+      expect((await runCli(['info'], { env: passwordOnly })).code).toBe(3);
+      const renewed = await renew();
+      expect(renewed.stderr).toBe('');
+      expect(renewed.code).toBe(0);
+      expect(seen).not.toContain(renewed.stdout);
+      seen.push(renewed.stdout);
+      const info = await runCli(['info', '--json'], { env: passwordOnly });
+      expect(info.code, info.stderr).toBe(0);
+      expect(JSON.parse(info.stdout).email).toBe(DEMO.email);
+    }
   });
 });
 

@@ -3,7 +3,7 @@
  * tokencli's, signals reach CMD, and tokencli's own failures stay distinguishable.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
@@ -74,6 +74,35 @@ describe('tokencli exec', () => {
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout)[0]).not.toBe(cached);
     expect(tokenRequests(serve.logs())).toBe(before + 1);
+  });
+
+  test("the README's --min-ttl example gets the token its comment promises, from the cache the second time", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const example =
+      /^tokencli exec --min-ttl (\d+) -- \.\/nightly-sync\.sh +# a token with at least (\d+) minutes left\b/m.exec(
+        readme,
+      );
+    expect(example, 'the README shows exec --min-ttl with a nightly job').not.toBeNull();
+    const [, minTtl = '', minutes = ''] = example ?? [];
+    expect(Number(minTtl)).toBe(Number(minutes) * 60);
+    // The job as the README names it: it reports how long its token has left.
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'nightly-sync.sh'),
+      `#!/bin/sh\nexec "${process.execPath}" -e 'process.stdout.write(JSON.stringify([process.env.TOKENCLI_ACCESS_TOKEN, Date.parse(process.env.TOKENCLI_TOKEN_EXPIRES_AT) - Date.now()]))'\n`,
+      { mode: 0o755 },
+    );
+    const env = freshEnv();
+    const before = tokenRequests(serve.logs());
+    const runs: Array<[string, number]> = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await runCli(['exec', '--min-ttl', minTtl, '--', './nightly-sync.sh'], { env, cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      runs.push(JSON.parse(r.stdout));
+    }
+    for (const [, left] of runs) expect(left).toBeGreaterThanOrEqual(Number(minTtl) * 1000);
+    expect(runs[1]?.[0]).toBe(runs[0]?.[0]);
+    expect(tokenRequests(serve.logs()) - before).toBe(1);
   });
 
   test("exits with the command's exit code", async () => {

@@ -246,6 +246,37 @@ describe('stale tokens', () => {
     expect(second.stderr).toBe('');
     expect(tokenRequests(serve.logs()) - before).toBe(1);
   });
+
+  test("a --min-ttl as long as a new token's whole life (3600 s here) counts like a longer one", async () => {
+    const configDir = tempDir('tokencli-profiles-');
+    const env = demoEnv(serve.baseUrl, configDir);
+    const before = tokenRequests(serve.logs());
+    const first = await runCli(['token', '--min-ttl', '3600'], { env });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(
+      /warning: --min-ttl 3600s is as long as a new token's whole life \(1h\); the cached token is used while half its life \(30m\) is left/,
+    );
+    // The second call is the light path's (src/cli/fast-token.ts): it judges the cache alike.
+    const second = await runCli(['token', '--min-ttl', '3600'], { env });
+    expect(second).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
+    const exec = await runCli(
+      [
+        'exec',
+        '--min-ttl',
+        '3600',
+        '--',
+        process.execPath,
+        '-e',
+        'process.stdout.write(process.env.TOKENCLI_ACCESS_TOKEN)',
+      ],
+      { env },
+    );
+    expect(exec).toMatchObject({ code: 0, stdout: first.stdout.trim(), stderr: '' });
+    expect(tokenRequests(serve.logs()) - before).toBe(1);
+    // One second shorter than the whole life is a plain minimum again: no warning.
+    const shorter = await runCli(['token', '--force', '--min-ttl', '3599'], { env });
+    expect(shorter).toMatchObject({ code: 0, stderr: '' });
+  });
 });
 
 describe('status --check', () => {

@@ -37,11 +37,18 @@ describe('tokencli token', () => {
   });
 
   test('--force and a --min-ttl beyond the remaining lifetime both fetch a new token', async () => {
-    const env = demoEnv(serve.baseUrl);
+    const configDir = tempDir();
+    const env = demoEnv(serve.baseUrl, configDir);
     const a = (await runCli(['token'], { env })).stdout;
     const b = (await runCli(['token', '--force'], { env })).stdout;
-    // 3600 s is a new token's whole life (demo service): never met by a cached one, so renewed.
-    const c = (await runCli(['token', '--min-ttl', '3600'], { env })).stdout;
+    // As if b were obtained ten minutes ago: 50 minutes of its hour are left, less than 55.
+    const credentials = JSON.parse(readFileSync(credentialsPath(configDir), 'utf8'));
+    const stored = credentials.profiles.default.tokens;
+    for (const key of ['obtained_at', 'expires_at']) {
+      stored[key] = new Date(Date.parse(stored[key]) - 600_000).toISOString();
+    }
+    writeFileSync(credentialsPath(configDir), JSON.stringify(credentials), { mode: 0o600 });
+    const c = (await runCli(['token', '--min-ttl', '3300'], { env })).stdout;
     expect(new Set([a, b, c]).size).toBe(3);
   });
 

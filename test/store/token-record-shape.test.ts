@@ -12,6 +12,11 @@ describe('parseTokenRecord', () => {
     expect(parseTokenRecord({ ...minimal, flags: [{ name: 'NEW' }] })).toEqual({ record: minimal });
   });
 
+  it('keeps when the service refused the access token', () => {
+    const refused = sampleRecord({ access_token_refused_at: '2030-01-01T00:30:00.000Z' });
+    expect(parseTokenRecord(refused)).toEqual({ record: refused });
+  });
+
   it.each([
     [null, 'the record is not an object'],
     ['text', 'the record is not an object'],
@@ -28,6 +33,7 @@ describe('parseTokenRecord', () => {
     [{ ...sampleRecord(), email: {} }, '"email" is not a string'],
     [{ ...sampleRecord(), redirect_uri: false }, '"redirect_uri" is not a string'],
     [{ ...sampleRecord(), refresh_token_expires_at: 'later' }, '"refresh_token_expires_at" is not a date'],
+    [{ ...sampleRecord(), access_token_refused_at: true }, '"access_token_refused_at" is not a date'],
   ])('rejects %j: %s', (value, problem) => {
     expect(parseTokenRecord(value)).toEqual({ problem });
   });

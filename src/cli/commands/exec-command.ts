@@ -20,7 +20,7 @@ status (128 + n when signal n ended it). tokencli's own failures print "error: â
 exit 2-6; a command that is not found exits 127, one that cannot be run 126.`,
   examples: [
     'tokencli exec -- sh -c \'curl -fsS -H "Authorization: Bearer $TOKENCLI_ACCESS_TOKEN" "$TOKENCLI_BASE_URL/v2/oauth/tokeninfo?client_id=$TOKENCLI_CLIENT_ID"\'',
-    'tokencli exec --min-ttl 3600 -- ./long-job.sh',
+    'tokencli exec --min-ttl 1800 -- ./half-hour-job.sh',
     'tokencli --profile work exec -- env',
   ],
 };

@@ -9,6 +9,9 @@ export const infoCommand: CommandDef = {
     { long: '--show-tokens', description: 'show tokens unmasked' },
     { long: '--json', description: 'print every field as JSON' },
   ],
+  notes: `A stored token the service refuses (revoked, cut short) is dropped: kept marked refused, with
+its refresh token and email, so \`tokencli token\` renews it; until then info reports it refused
+(exit 3) without sending it again.`,
   examples: [
     'tokencli info',
     'tokencli info --json | jq -r .email',

@@ -8,7 +8,7 @@ import { TokencliError, UsageError } from '../../errors.js';
 import type { ConfigFile } from '../../session/config-file.js';
 import type { Settings } from '../../session/settings.js';
 import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.js';
-import { describeExpiryFully } from '../format.js';
+import { describeAccessToken } from '../format.js';
 import { profileNames } from '../profile-names.js';
 import { everyStore, profileStores } from '../profile-stores.js';
 import { note } from '../token-output.js';
@@ -97,6 +97,7 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
         email: record.email ?? null,
         grant: record.grant,
         access_token_expires_at: record.expires_at,
+        access_token_refused_at: record.access_token_refused_at ?? null,
         refresh_token_expires_at: record.refresh_token_expires_at ?? null,
         has_refresh_token: record.refresh_token !== undefined,
       };
@@ -126,7 +127,7 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
   if (!storeProblem) {
     lines.push(`  ${'client secret'.padEnd(14)} ${clientSecretStored ? 'stored' : 'not stored'}`);
     lines.push(
-      `  ${'access token'.padEnd(14)} ${tokens.logged_in ? describeExpiryFully(new Date(String(tokens.access_token_expires_at)), now) : 'none stored'}`,
+      `  ${'access token'.padEnd(14)} ${tokens.logged_in ? describeAccessToken(String(tokens.access_token_expires_at), tokens.access_token_refused_at as string | null, now) : 'none stored'}`,
     );
   }
   deps.io.stdout.write(`${lines.join('\n')}\n`);

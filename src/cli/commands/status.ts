@@ -7,7 +7,7 @@
 import { type ErrorCode, TokencliError } from '../../errors.js';
 import type { TokenRecord } from '../../store/types.js';
 import { type Deps, noSuchProfile } from '../deps.js';
-import { describeExpiryFully } from '../format.js';
+import { describeAccessToken, describeExpiryFully } from '../format.js';
 import { profileStores } from '../profile-stores.js';
 import { profileSourceName } from '../setting-names.js';
 
@@ -22,6 +22,8 @@ interface ProfileStatus {
   logged_in: boolean;
   grant: string | null;
   access_token_expires_at: string | null;
+  /** When the service refused the access token and it was dropped (src/session/refused-token.ts). */
+  access_token_refused_at: string | null;
   refresh_token_expires_at: string | null;
   client_secret_stored: boolean;
   store: string | null;
@@ -57,6 +59,12 @@ async function checkToken(deps: Deps, status: ProfileStatus, record: TokenRecord
   }
   if (!record) {
     status.check = 'not_logged_in';
+    return;
+  }
+  // Refused before and dropped: sent again it would only be refused again.
+  if (record.access_token_refused_at !== undefined) {
+    status.check = 'refused';
+    status.check_detail = `refused earlier, at ${record.access_token_refused_at}; not sent again`;
     return;
   }
   const [{ fetchTokenInfo }, { refusesAccessToken }, { ProfileTokens }] = await Promise.all([
@@ -127,6 +135,7 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
       logged_in: false,
       grant: null,
       access_token_expires_at: null,
+      access_token_refused_at: null,
       refresh_token_expires_at: null,
       client_secret_stored: false,
       store: config.store ?? null,
@@ -142,6 +151,7 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
       status.logged_in = record !== undefined;
       status.grant = record?.grant ?? null;
       status.access_token_expires_at = record?.expires_at ?? null;
+      status.access_token_refused_at = record?.access_token_refused_at ?? null;
       status.refresh_token_expires_at = record?.refresh_token_expires_at ?? null;
       status.client_secret_stored = (await store.getClientSecret(name)) !== undefined;
     } catch (error) {
@@ -208,7 +218,7 @@ function renderStatus(profiles: ProfileStatus[], active: string, source: string,
     lines.push(`  email          ${p.email ?? '-'}`);
     lines.push(`  store          ${p.store_problem ? `unreachable: ${p.store_problem}` : (p.store ?? '-')}`);
     lines.push(
-      `  access token   ${p.access_token_expires_at ? describeExpiryFully(new Date(p.access_token_expires_at), now) : 'none stored'}`,
+      `  access token   ${p.access_token_expires_at ? describeAccessToken(p.access_token_expires_at, p.access_token_refused_at, now) : 'none stored'}`,
     );
     if (p.refresh_token_expires_at) {
       lines.push(`  refresh token  ${describeExpiryFully(new Date(p.refresh_token_expires_at), now)}`);

@@ -8,7 +8,8 @@ export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
   {
     long: '--email',
     value: '<email>',
-    description: 'user email for the client-credentials grant (env TOKENCLI_EMAIL)',
+    description:
+      "user email for the client-credentials grant (env TOKENCLI_EMAIL; else the profile's, then the stored token's)",
   },
   { long: '--password-stdin', description: 'read the password from stdin (or env TOKENCLI_PASSWORD)' },
   { long: '--client-secret-stdin', description: 'read the client secret from stdin' },
@@ -16,7 +17,8 @@ export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
   {
     long: '--min-ttl',
     value: '<seconds>',
-    description: 'minimum remaining lifetime of a cached token',
+    description:
+      "minimum remaining lifetime of a cached token; one as long as a token's whole life or longer counts as half that life",
     default: '60',
   },
   { long: '--end-other-sessions', description: "end the user's other sessions (endOtherSessions=True)" },
