@@ -3,7 +3,7 @@
  * line for `curl -H @-`, the JSON document of docs/contract.md §2.6, or `NAME='value'` lines that are safe
  * both for `eval` in a POSIX shell and in a `.env` file.
  */
-import { ExitCode, TokencliError, UsageError } from '../errors.js';
+import { TokencliError, UsageError } from '../errors.js';
 import type { TokenSource } from '../oauth/types.js';
 import type { TokenRecord } from '../store/types.js';
 import type { TOKEN_FORMATS } from './commands/token-command.js';
