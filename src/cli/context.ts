@@ -20,4 +20,6 @@ export interface CommandContext {
   globals: GlobalOptions;
   /** Aborted on Ctrl-C; long waits (login, HTTP) listen to it and stop cleanly (exit 130). */
   signal: AbortSignal;
+  /** The command only looks (CommandDef.readOnly): its session writes no config file. */
+  readOnly?: boolean;
 }

@@ -76,6 +76,7 @@ export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): 
       signal: ctx.signal,
       onEvent: (event) => printSessionEvent(ctx, event),
       announceStoreFallback: !ctx.globals.quiet,
+      readOnly: ctx.readOnly,
       now,
       openBrowser: overrides.openBrowser,
       http: {

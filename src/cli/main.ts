@@ -34,10 +34,11 @@ export async function main(
   process.on('SIGINT', onSigint);
 
   const program = buildProgram(
-    (command) => {
+    (command, def) => {
       const globals = rootOf(command).opts() as GlobalOptions;
       verbose = globals.verbose;
-      return createDeps({ io, globals, signal: controller.signal }, overrides);
+      const readOnly = def.readOnly === true;
+      return createDeps({ io, globals, signal: controller.signal, readOnly }, overrides);
     },
     {
       writeOut: (s) => io.stdout.write(s),

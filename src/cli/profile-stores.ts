@@ -3,6 +3,8 @@
  * (`status`, `profile show|remove`): a `--store`/TOKENCLI_STORE choice for all, else the store the
  * profile recorded, else the run's default store. Each kind is opened at most once per run.
  */
+
+import { storeUnreachable } from '../session/profile-record.js';
 import type { CredentialStore, StoreKind } from '../store/types.js';
 import { type Deps, openStore } from './deps.js';
 
@@ -29,7 +31,12 @@ export function profileStores(deps: Deps): StoreFor {
       store = openStore({ kind, configDir: settings.configDir, warn });
       opened.set(key, store);
     }
-    return store;
+    // A keychain the profile recorded but cannot be reached: say where its credentials are, in
+    // the words the profile's own runs use (profile-record.ts).
+    if (settings.storeSource === 'explicit') return store;
+    return store.catch((error: unknown) => {
+      throw storeUnreachable(error, { ...settings, profile, storeSource: 'profile' });
+    });
   };
 }
 

@@ -21,8 +21,8 @@ import type { Deps } from './deps.js';
 import { helpConfiguration } from './help-format.js';
 import { TokencliCommand } from './tokencli-command.js';
 
-/** Builds the dependencies object a command runs with (see deps.ts). */
-export type DepsFactory = (command: Command) => Deps;
+/** Builds the dependencies object a command runs with (see deps.ts), given its definition. */
+export type DepsFactory = (command: Command, def: CommandDef) => Deps;
 
 export interface ProgramOutput {
   writeOut(text: string): void;
@@ -109,13 +109,13 @@ export function buildProgram(
   program.showSuggestionAfterError(true).addHelpText('after', examples(PROGRAM.examples));
 
   const action =
-    (path: string) =>
+    (path: string, def: CommandDef) =>
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const positional = args.slice(0, -2);
       const run = runOverride?.(path) ?? (await RUN_FUNCTIONS[path]?.());
       if (!run) throw new Error(`no run function for ${path}`);
-      await run(command.opts(), makeDeps(command), ...positional);
+      await run(command.opts(), makeDeps(command, def), ...positional);
     };
 
   const add = (parent: Command, def: CommandDef, path: string): void => {
@@ -125,7 +125,7 @@ export function buildProgram(
     const after = helpAfter(def);
     if (after) command.addHelpText('after', after);
     for (const sub of def.subcommands ?? []) add(command, sub, `${path} ${sub.name}`);
-    if (!def.subcommands) command.action(action(path));
+    if (!def.subcommands) command.action(action(path, def));
   };
   for (const def of PROGRAM.commands) add(program, def, def.name);
   program.hook('preAction', refuseClientGlobals);

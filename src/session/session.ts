@@ -41,6 +41,14 @@ export interface SessionOptions extends SettingOptions {
    * in the config file); default true. The CLI's `--quiet` turns it off.
    */
   announceStoreFallback?: boolean | undefined;
+  /**
+   * A session that only looks (`status`, `profile list|show`, `info`): it never writes the config
+   * file nor creates the config directory. The default store's fallback to the file is then
+   * neither announced nor recorded — the notice is said once per profile, so a look must not use
+   * it up — and `updateConfig` refuses. The credential store may still be written where the
+   * contract says so (a refused cached token is dropped, docs/contract.md §2.3).
+   */
+  readOnly?: boolean | undefined;
   /** The clock deciding whether a cached token is still fresh; default `new Date()`. */
   now?: (() => Date) | undefined;
   /** Extra HTTP settings merged into every request's (a transport, a trace, a fast retry sleep). */
@@ -151,6 +159,10 @@ export class Session {
 
   /** Re-reads the config file and applies `change` to what is there now. */
   async updateConfig(change: (config: ConfigFile) => boolean): Promise<void> {
+    if (this.options.readOnly) {
+      // A slip in a command that only looks: fail loudly rather than write behind its back.
+      throw new TokencliError('a read-only session does not write the config file', { code: 'internal' });
+    }
     await updateConfig((await this.settings()).configDir, change);
   }
 
@@ -183,7 +195,7 @@ export class Session {
         warn: (line) => this.emit({ code: 'store_warning', message: line }),
         // Loaded only when needed: the cached-token path never falls back or fails here.
         onFallback: async (reason, filePath) => {
-          if (this.options.announceStoreFallback === false) return;
+          if (this.options.announceStoreFallback === false || this.options.readOnly) return;
           const { announceFallback } = await import('./profile-record.js');
           await announceFallback(this, settings, reason, filePath);
         },

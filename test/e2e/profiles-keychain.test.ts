@@ -2,7 +2,8 @@
  * The store a profile lives in is remembered, with a REAL Secret Service
  * (gnome-keyring in a private D-Bus session, test/store/store-child.ts): logged in where the
  * keychain is reachable, then run from a session without D-Bus (as over SSH), the CLI says where
- * the credentials are instead of "not logged in", and does not fall back to an empty file.
+ * the credentials are instead of "not logged in" (`status`: unknown, exit 4), and does not fall
+ * back to an empty file.
  * Skips (saying why) where the tools are missing, except under CI.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -65,10 +66,14 @@ describe.skipIf(skip)(title, () => {
     const status = await runCli(['status'], {
       env: { ...env, TOKENCLI_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: undefined },
     });
-    expect(status.code).toBe(0);
+    // What the keychain holds is unknown here: said so, not "none stored", and not a success.
+    expect(status.code).toBe(4);
     expect(status.stdout).toMatch(
       /store\s+unreachable: the credentials of profile "default" are in the OS keychain/,
     );
+    expect(status.stdout).toMatch(/access token\s+unknown \(store unreachable\)/);
+    expect(status.stdout).toMatch(/client secret\s+unknown \(store unreachable\)/);
+    expect(status.stderr).toMatch(/^error: the store of profile "default" cannot be reached here/m);
     const check = await runCli(['status', '--check'], {
       env: { ...env, TOKENCLI_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: undefined },
     });

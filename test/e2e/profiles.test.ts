@@ -326,7 +326,9 @@ describe('status --check', () => {
 
     const plain = await runCli(['status'], { env: base });
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/^active profile: default$/m);
+    // No profile "default" here: it is named as the active one, and not made up in the list.
+    expect(plain.stdout).toMatch(/^active profile: default \(not configured\)$/m);
+    expect(plain.stdout).not.toMatch(/^default/m);
 
     const nosuch = await runCli(['--profile', 'nosuch', 'status'], { env: base });
     expectError(nosuch, 2, /error: no profile "nosuch"/, /profiles here: good, nobody/);

@@ -49,6 +49,11 @@ export interface CommandDef {
    * the service from its own flags and `completion` prints a script: they read none of them.
    */
   clientGlobals?: boolean;
+  /**
+   * The command only looks (`status`, `info`, `profile list|show`): its session never writes the
+   * config file or creates the config directory (src/session/session.ts `readOnly`).
+   */
+  readOnly?: boolean;
 }
 
 export interface ProgramDef {

@@ -1,11 +1,14 @@
 /**
- * `tokencli configure`: saves a profile's base URL, client id and redirect URI to the config file,
- * and its client secret to the credential store (never to the config file). Missing values are
- * asked for on a terminal; elsewhere the flags must carry them.
+ * `tokencli configure`: saves a profile's base URL, client id and redirect URI to the config file
+ * — and the email, timeout and CA file when their flags are given (docs/contract.md §2.1), each
+ * checked first — and its client secret to the credential store (never to the config file; the
+ * password is never stored). Missing values are asked for on a terminal; elsewhere the flags must
+ * carry them.
  */
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../errors.js';
-import { configPath, type ProfileConfig, writeConfig } from '../../session/config-file.js';
+import { configPath, type ProfileConfig } from '../../session/config-file.js';
+import { checkCaFile, checkEmail } from '../../session/profile-values.js';
 import { checkBaseUrl } from '../../session/settings.js';
 import type { Deps } from '../deps.js';
 import { clientSecretSource, findSecret } from '../secrets.js';
@@ -13,6 +16,7 @@ import { note } from '../token-output.js';
 
 export interface ConfigureOptions {
   redirectUri?: string;
+  email?: string;
   clientSecretStdin?: boolean;
   /** false with `--no-secret`. */
   secret: boolean;
@@ -75,6 +79,11 @@ export async function run(options: ConfigureOptions, deps: Deps): Promise<void> 
   const profile: ProfileConfig = { ...existing, base_url: baseUrl, client_id: clientId };
   if (options.redirectUri) profile.redirect_uri = checkRedirectUri(options.redirectUri);
   if (deps.globals.store) profile.store = deps.globals.store;
+  // Only what this command's flags give is saved: a variable set for one shell (TOKENCLI_TIMEOUT,
+  // TOKENCLI_EMAIL) is not meant to outlive it. The settings already refused a malformed timeout.
+  if (options.email !== undefined) profile.email = checkEmail(options.email);
+  if (deps.globals.timeout !== undefined) profile.timeout = Number(deps.globals.timeout);
+  if (deps.globals.caFile !== undefined) profile.ca_file = checkCaFile(deps.globals.caFile);
 
   // Read the secret before writing anything, so a failed read leaves the profile as it was.
   const keepsSecrets = settings.storeKind !== 'none';
@@ -103,8 +112,11 @@ export async function run(options: ConfigureOptions, deps: Deps): Promise<void> 
     profile.store = store.kind;
   }
 
-  settings.config.profiles[settings.profile] = profile;
-  await writeConfig(settings.configDir, settings.config);
+  // Onto the file as it is now: opening the store may have recorded the fallback notice since.
+  await deps.updateConfig((config) => {
+    config.profiles[settings.profile] = profile;
+    return true;
+  });
   note(deps, `Saved profile "${settings.profile}" to ${configPath(settings.configDir)}.`);
 
   if (secret !== undefined && !store) {

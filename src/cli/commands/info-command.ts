@@ -4,6 +4,7 @@ import type { CommandDef } from '../command-model/types.js';
 export const infoCommand: CommandDef = {
   name: 'info',
   description: 'show the information of the stored (or given) access token',
+  readOnly: true,
   flags: [
     { long: '--token-stdin', description: 'read the access token from stdin' },
     { long: '--show-tokens', description: 'show tokens unmasked' },

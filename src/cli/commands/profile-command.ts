@@ -22,6 +22,7 @@ export const profileCommand: CommandDef = {
     {
       name: 'list',
       description: 'every profile in the config file; * marks the active one',
+      readOnly: true,
       flags: [{ long: '--json', description: 'print as JSON' }],
     },
     {
@@ -33,6 +34,7 @@ export const profileCommand: CommandDef = {
     {
       name: 'show',
       description: "a profile's settings, store and token state (default: the current one)",
+      readOnly: true,
       arguments: [profileName(false)],
       flags: [{ long: '--json', description: 'print as JSON' }],
     },

@@ -84,7 +84,7 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
   const config = settings.config.profiles[name] ?? {};
   let storeKind: string | null = null;
   let tokens: Record<string, unknown> = { logged_in: false };
-  let clientSecretStored = false;
+  let clientSecretStored: boolean | null = false;
   let storeProblem: string | null = null;
   try {
     const store = await profileStores(deps)(name);
@@ -104,6 +104,14 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
     }
   } catch (error) {
     storeProblem = error instanceof Error ? error.message : String(error);
+    // What a store that cannot be reached holds is unknown, not "none".
+    tokens = { logged_in: null };
+    clientSecretStored = null;
+  }
+  // The implicit `default` on a fresh config directory is no profile: say so, make none up.
+  const nothing = !clientSecretStored && tokens.logged_in === false;
+  if (!Object.hasOwn(settings.config.profiles, name) && nothing) {
+    throw noSuchProfile({ ...settings, profile: name, profileSource: 'default' });
   }
   const document = {
     profile: name,

@@ -1,33 +1,24 @@
 /**
  * `tokencli status`: every known profile (or the one named with --profile / TOKENCLI_PROFILE), its
- * service, user, token expiries and store, and which profile is active. Offline and fast; with
- * `--check` it asks the service's tokeninfo about each selected profile's token and the
- * exit code says whether all of them are usable.
+ * service, user, token expiries and store, and which profile is active. Offline, fast and
+ * read-only (the state is gathered by src/session/profile-status.ts; this file words it). A
+ * profile whose store cannot be reached is shown as unknown and the run exits 4 (docs/contract.md
+ * §2.6); with `--check` it asks the service's tokeninfo about each selected profile's token and
+ * the exit code says whether all of them are usable.
  */
 import { type ErrorCode, TokencliError } from '../../errors.js';
+import { type ProfileStatus, profilesStatus } from '../../session/profile-status.js';
 import type { TokenRecord } from '../../store/types.js';
-import { type Deps, noSuchProfile } from '../deps.js';
+import type { Deps } from '../deps.js';
 import { describeAccessToken, describeExpiryFully } from '../format.js';
 import { profileStores } from '../profile-stores.js';
 import { profileSourceName } from '../setting-names.js';
+import { note } from '../token-output.js';
 
 type Check = 'valid' | 'refused' | 'unreachable' | 'not_logged_in' | 'store_unreachable';
 
-interface ProfileStatus {
-  profile: string;
-  active: boolean;
-  base_url: string | null;
-  client_id: string | null;
-  email: string | null;
-  logged_in: boolean;
-  grant: string | null;
-  access_token_expires_at: string | null;
-  /** When the service refused the access token and it was dropped (src/session/refused-token.ts). */
-  access_token_refused_at: string | null;
-  refresh_token_expires_at: string | null;
-  client_secret_stored: boolean;
-  store: string | null;
-  store_problem?: string;
+/** A profile's state and, with `--check`, what the service said about its token. */
+interface CheckedStatus extends ProfileStatus {
   check?: Check;
   check_detail?: string;
 }
@@ -51,7 +42,7 @@ const PRIORITY: Array<Exclude<Check, 'valid'>> = [
   'store_unreachable',
 ];
 
-async function checkToken(deps: Deps, status: ProfileStatus, record: TokenRecord | undefined): Promise<void> {
+async function checkToken(deps: Deps, status: CheckedStatus, record: TokenRecord | undefined): Promise<void> {
   if (status.store_problem) {
     status.check = 'store_unreachable';
     status.check_detail = status.store_problem;
@@ -108,81 +99,44 @@ async function checkToken(deps: Deps, status: ProfileStatus, record: TokenRecord
 }
 
 export async function run(options: StatusOptions, deps: Deps): Promise<void> {
-  const settings = await deps.settings();
-  const storeFor = profileStores(deps);
-  const chosen = settings.profileSource === 'option' || settings.profileSource === 'environment';
-  // The run's own store; one the profile recorded but cannot be reached is reported per profile.
-  const runStore = await deps.store().catch(() => undefined);
-  const names = new Set<string>();
-  if (chosen) {
-    names.add(settings.profile);
-  } else {
-    for (const name of Object.keys(settings.config.profiles)) names.add(name);
-    for (const name of (await runStore?.listProfiles()) ?? []) names.add(name);
-    if (names.size === 0) names.add(settings.profile);
-  }
-
-  const profiles: ProfileStatus[] = [];
-  const records = new Map<string, TokenRecord | undefined>();
-  for (const name of [...names].sort()) {
-    const config = settings.config.profiles[name] ?? {};
-    const status: ProfileStatus = {
-      profile: name,
-      active: name === settings.profile,
-      base_url: config.base_url ?? null,
-      client_id: config.client_id ?? null,
-      email: config.email ?? null,
-      logged_in: false,
-      grant: null,
-      access_token_expires_at: null,
-      access_token_refused_at: null,
-      refresh_token_expires_at: null,
-      client_secret_stored: false,
-      store: config.store ?? null,
-    };
-    try {
-      const store = await storeFor(name);
-      const record = await store.getTokens(name);
-      records.set(name, record);
-      status.store = store.kind;
-      status.base_url = record?.base_url ?? status.base_url;
-      status.client_id = record?.client_id ?? status.client_id;
-      status.email = record?.email ?? status.email;
-      status.logged_in = record !== undefined;
-      status.grant = record?.grant ?? null;
-      status.access_token_expires_at = record?.expires_at ?? null;
-      status.access_token_refused_at = record?.access_token_refused_at ?? null;
-      status.refresh_token_expires_at = record?.refresh_token_expires_at ?? null;
-      status.client_secret_stored = (await store.getClientSecret(name)) !== undefined;
-    } catch (error) {
-      if (!(error instanceof TokencliError) || error.code !== 'store') throw error;
-      status.store_problem = error.message;
-    }
-    profiles.push(status);
-  }
-  if (chosen && !Object.hasOwn(settings.config.profiles, settings.profile) && !profiles[0]?.logged_in) {
-    throw noSuchProfile(settings);
-  }
+  const report = await profilesStatus(deps.session(), profileStores(deps));
+  const profiles: CheckedStatus[] = report.profiles;
 
   if (options.check) {
-    await Promise.all(profiles.map((p) => checkToken(deps, p, records.get(p.profile))));
+    await Promise.all(profiles.map((p) => checkToken(deps, p, report.records.get(p.profile))));
   }
 
+  const runStore = report.store;
   if (options.json) {
     const store = runStore ? { kind: runStore.kind, location: runStore.location } : null;
-    const document = { active_profile: settings.profile, store, profiles };
+    const document = { active_profile: report.activeProfile, store, profiles };
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     const storeLine = runStore ? `store: ${runStore.kind} (${runStore.location})` : undefined;
     const text = renderStatus(
       profiles,
-      settings.profile,
-      profileSourceName(settings.profileSource),
+      report.activeProfile,
+      activeNote(profileSourceName(report.activeSource), report.activeExists),
       deps.now(),
     );
     deps.io.stdout.write(`${storeLine ? `${storeLine}\n` : ''}${text}\n`);
+    if (profiles.length === 0) {
+      // As `profile list` says it: there is nothing to show, which is not an error.
+      note(
+        deps,
+        'No profiles yet: `tokencli configure`, or any command with --base-url and --client-id, creates one.',
+      );
+    }
   }
 
+  if (options.check && profiles.length === 0) {
+    // Nothing to ask about is not "every profile is usable": a script checking a login must fail.
+    throw new TokencliError('no profile to check: none is configured', {
+      code: 'not_logged_in',
+      reason: 'status_check_failed',
+      hint: 'create one with `tokencli configure`, or log in with --base-url and --client-id',
+    });
+  }
   if (options.check) {
     const failed = PRIORITY.find((check) => profiles.some((p) => p.check === check));
     if (failed !== undefined) {
@@ -193,7 +147,32 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
         hint: checkHint(failed),
       });
     }
+    return;
   }
+  // What an unreachable store holds is unknown: that is not a success (docs/contract.md §2.6, exit 4).
+  const unreachable = profiles.filter((p) => p.store_problem !== undefined);
+  if (unreachable.length > 0) throw storesUnreachable(unreachable);
+}
+
+/** `(from TOKENCLI_PROFILE)`, `(not configured)`, both, or nothing for an existing default. */
+function activeNote(source: string, exists: boolean): string {
+  const notes = [source === 'default' ? '' : `from ${source}`, exists ? '' : 'not configured'];
+  const text = notes.filter(Boolean).join(', ');
+  return text ? ` (${text})` : '';
+}
+
+function storesUnreachable(profiles: readonly ProfileStatus[]): TokencliError {
+  const names = profiles.map((p) => `"${p.profile}"`).join(', ');
+  const first = profiles[0];
+  const message =
+    profiles.length === 1
+      ? `the store of profile ${names} cannot be reached here, so what it holds is unknown`
+      : `the stores of profiles ${names} cannot be reached here, so what they hold is unknown`;
+  return new TokencliError(message, {
+    code: 'store',
+    reason: 'profile_store_unreachable',
+    details: { profile: first?.profile, why: first?.store_problem },
+  });
 }
 
 function checkHint(failed: Exclude<Check, 'valid'>): string {
@@ -209,21 +188,26 @@ function checkHint(failed: Exclude<Check, 'valid'>): string {
   }
 }
 
-function renderStatus(profiles: ProfileStatus[], active: string, source: string, now: Date): string {
-  const lines = [`active profile: ${active}${source === 'default' ? '' : ` (from ${source})`}`];
+const UNKNOWN = 'unknown (store unreachable)';
+
+function renderStatus(profiles: CheckedStatus[], active: string, activeNote: string, now: Date): string {
+  const lines = [`active profile: ${active}${activeNote}`];
   for (const p of profiles) {
+    const known = p.store_problem === undefined;
     lines.push('', `${p.profile}${p.profile === active ? ' (active)' : ''}`);
     lines.push(`  base URL       ${p.base_url ?? '-'}`);
     lines.push(`  client id      ${p.client_id ?? '-'}`);
     lines.push(`  email          ${p.email ?? '-'}`);
-    lines.push(`  store          ${p.store_problem ? `unreachable: ${p.store_problem}` : (p.store ?? '-')}`);
-    lines.push(
-      `  access token   ${p.access_token_expires_at ? describeAccessToken(p.access_token_expires_at, p.access_token_refused_at, now) : 'none stored'}`,
-    );
+    lines.push(`  store          ${known ? (p.store ?? '-') : `unreachable: ${p.store_problem}`}`);
+    const access = p.access_token_expires_at
+      ? describeAccessToken(p.access_token_expires_at, p.access_token_refused_at, now)
+      : 'none stored';
+    lines.push(`  access token   ${known ? access : UNKNOWN}`);
     if (p.refresh_token_expires_at) {
       lines.push(`  refresh token  ${describeExpiryFully(new Date(p.refresh_token_expires_at), now)}`);
     }
-    lines.push(`  client secret  ${p.client_secret_stored ? 'stored' : 'not stored'}`);
+    const secret = p.client_secret_stored ? 'stored' : 'not stored';
+    lines.push(`  client secret  ${known ? secret : UNKNOWN}`);
     if (p.check)
       lines.push(
         `  check          ${p.check.replace(/_/g, ' ')}${p.check_detail ? ` (${p.check_detail})` : ''}`,
