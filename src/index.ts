@@ -84,7 +84,7 @@ export interface CommonOptions {
   /**
    * Receives warnings and progress as structured events (`store_fallback`, `store_warning`,
    * `service_override`, `min_ttl_too_long`, `refresh_refused`, `login_url`, `login_progress`,
-   * `login_warning`; see `SessionEvent`).
+   * `login_warning`, `authorize_check_inconclusive`, `client_secret_not_stored`; see `SessionEvent`).
    */
   onEvent?: EventSink;
   /** Carries the HTTP requests instead of node's client (tests, custom proxies). */
@@ -258,12 +258,14 @@ export class TokenClient {
    * The browser login (authorization code + PKCE S256, docs/contract.md §2.5; RFC 6749 §4.1, RFC 7636,
    * RFC 8252): listens on the loopback redirect URI, opens the authorize URL (`openBrowser`, and
    * a `login_url` event), exchanges the code the moment it arrives and stores the tokens under the
-   * profile, as `tokencli login` does.
+   * profile, as `tokencli login` does. The authorize URL is checked with one GET first: a service
+   * that cannot be reached (`NetworkError`) or refuses the request (`ServiceError`) rejects at once
+   * rather than after the wait.
    */
   async login(options: LoginCallOptions = {}): Promise<TokenResult> {
     const timeoutMs = seconds('loginTimeoutSeconds', options.loginTimeoutSeconds, 300) * 1000;
     const { browserLogin } = await import('./session/login.js');
-    const record = await browserLogin(
+    const { record } = await browserLogin(
       this.#session,
       {
         scope: options.scope,

@@ -17,7 +17,7 @@ import { profilesHint } from './profile-names.js';
 import { originName, profileSourceName } from './setting-names.js';
 
 type Details = TokencliError['details'];
-type Endpoint = 'token' | 'tokeninfo' | undefined;
+type Endpoint = 'token' | 'tokeninfo' | 'authorize' | undefined;
 
 const VERBOSE = 'run again with --verbose to see what was sent (secrets redacted)';
 const CLIENT_CREDENTIALS =
@@ -36,7 +36,11 @@ export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to e
  */
 function baseUrlHint(endpoint: Endpoint, url?: string): string {
   const [name, path] =
-    endpoint === 'tokeninfo' ? ['tokeninfo', '/v2/oauth/tokeninfo'] : ['token', '/v2/oauth/token'];
+    endpoint === 'tokeninfo'
+      ? ['tokeninfo', '/v2/oauth/tokeninfo']
+      : endpoint === 'authorize'
+        ? ['authorize', '/v2/oauth/authorize']
+        : ['token', '/v2/oauth/token'];
   const where = url
     ? `the ${name} endpoint requested was ${url}`
     : `the ${name} endpoint is <base URL>${path}`;
@@ -95,9 +99,24 @@ function unexpectedResponseHint(endpoint: Endpoint, url: string | undefined): st
   return `${baseUrlHint(endpoint, url)}; a proxy or gateway may have answered instead of the service`;
 }
 
+/**
+ * The check of the authorize URL before the browser login (src/oauth/authorize-check.ts) ended it:
+ * only refusals and failures no browser could get past reach here.
+ */
+function authorizeHint(error: ServiceError): string {
+  const { status, context } = error;
+  if (status === 400 || context.unknownClient) {
+    const id = context.clientId ? ` "${context.clientId}"` : '';
+    return `nothing was opened in the browser; check the client id${id} (--client-id, TOKENCLI_CLIENT_ID or tokencli configure) and that the application registers the redirect URI tokencli uses (--redirect-uri)`;
+  }
+  if (status >= 500) return 'the token service is failing; try again later, or ask its operator';
+  return baseUrlHint('authorize', context.url);
+}
+
 /** The hint for a service error, or undefined where there is nothing useful to say. */
 export function serviceErrorHint(error: ServiceError): string | undefined {
   const { status, serviceCode: code, subcode, context } = error;
+  if (context.endpoint === 'authorize') return authorizeHint(error);
   if (error.reason === 'unexpected_response') return unexpectedResponseHint(context.endpoint, context.url);
   if (error.reason === 'bad_lifetime') return LIFETIME_HINT;
   if (error.reason === 'bad_token_type') return TOKEN_TYPE_HINT;

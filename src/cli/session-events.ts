@@ -43,6 +43,13 @@ function words(event: SessionEvent): string | undefined {
       return event.message;
     case 'login_warning':
       return `warning: ${event.message}`;
+    case 'authorize_check_inconclusive':
+      return `warning: the authorize URL answered HTTP ${event.status} to a check made without a browser; the browser may not get a login page either (--verbose shows the answer); waiting for it anyway`;
+    case 'client_secret_not_stored':
+      return (
+        `warning: the client secret given for this login (TOKENCLI_CLIENT_SECRET or --client-secret-stdin) was not stored, and the ${event.store} store of profile "${event.profile}" holds none: renewing these tokens later (\`tokencli token\`, \`tokencli refresh\`) needs it given again` +
+        `\nhint: to keep it with the profile, run \`tokencli --profile ${event.profile} configure\` with TOKENCLI_CLIENT_SECRET set, or pipe the secret to its --client-secret-stdin`
+      );
     default:
       return undefined;
   }

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import type { Settings } from '../session/settings.js';
 import { getToken, type Obtained } from '../session/token-steps.js';
 import type { Deps, ServiceCoordinates } from './deps.js';
+import { withOverrideHint } from './not-stored.js';
 import { assertOneStdinReader } from './secrets.js';
 
 /** The flags `token` and `exec` share. */
@@ -52,6 +53,8 @@ export async function obtainWithFlags(options: TokenFlags, deps: Deps): Promise<
       endOtherSessions: options.endOtherSessions === true,
     },
     deps.secrets(options),
-  );
+  ).catch((error: unknown) => {
+    throw withOverrideHint(error, settings);
+  });
   return { ...obtained, settings, service };
 }

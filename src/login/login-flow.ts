@@ -42,6 +42,11 @@ export interface LoginFlowDeps {
    * resolves `false` when no browser was started (it warned why), anything else when one was.
    */
   openBrowser?: ((url: string) => Promise<unknown>) | undefined;
+  /**
+   * Checks the authorize URL before it is shown or opened; rejects to end the login at once (the
+   * service cannot be reached, or refused the request so no browser could log in). Absent: no check.
+   */
+  checkUrl?: ((url: string) => Promise<void>) | undefined;
   /** The terminal to read a pasted redirect URL or code from; absent when stdin is not a terminal. */
   pasteInput?: Readable | undefined;
   /** Ctrl-C: stops waiting, closes the listener, rejects with the signal's reason. */
@@ -114,6 +119,8 @@ export async function runLoginFlow<T>(
       scope: settings.scope,
       endOtherSessions: settings.endOtherSessions,
     });
+    // Before anything is shown or opened: a login that cannot succeed fails now, not after the wait.
+    await deps.checkUrl?.(url);
     deps.info('Open this URL in a browser to log in:');
     deps.showUrl(url);
     const waits: Promise<ReceivedCode>[] = [

@@ -10,7 +10,8 @@ import type { MalformedReason } from './parse-fields.js';
 
 /** What the request was, so that errors can say what to do about it. */
 export interface RequestContext {
-  endpoint: 'token' | 'tokeninfo';
+  /** `authorize`: the check of the authorize URL before the browser login (authorize-check.ts). */
+  endpoint: 'token' | 'tokeninfo' | 'authorize';
   /** The endpoint's URL as requested (no query; any user:password redacted), for hints to name. */
   url?: string | undefined;
   grantType?: GrantTypeValue | undefined;

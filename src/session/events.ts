@@ -3,6 +3,7 @@
  * code and its fields), worded by whoever shows them — the CLI on stderr (src/cli/session-events.ts),
  * the library's caller through its `onEvent`.
  */
+import type { StoreKind } from '../store/types.js';
 import type { ServiceOverride } from './settings.js';
 
 export type SessionEvent =
@@ -21,7 +22,18 @@ export type SessionEvent =
   /** Progress of the browser login ("Waiting up to 300 s…"), already worded by src/login. */
   | { code: 'login_progress'; message: string }
   /** A warning of the browser login (a browser that did not open), already worded by src/login. */
-  | { code: 'login_warning'; message: string };
+  | { code: 'login_warning'; message: string }
+  /**
+   * The authorize endpoint answered the check made before the browser step with a status that
+   * neither shows a login page nor rules one out (a gateway asking the browser to sign in, a bot
+   * check, a busy service): the login waits for the browser anyway.
+   */
+  | { code: 'authorize_check_inconclusive'; status: number }
+  /**
+   * The tokens were stored with a refresh token, but the client secret was given for this session
+   * only and the profile's store holds none: renewing them later needs the secret given again.
+   */
+  | { code: 'client_secret_not_stored'; profile: string; store: StoreKind };
 
 export type SessionEventCode = SessionEvent['code'];
 

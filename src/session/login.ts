@@ -8,9 +8,14 @@ import type { Readable } from 'node:stream';
 import type { AuthorizationGrant } from '../login/login-flow.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
+import { type Kept, keepRecord } from './kept.js';
+import type { ProfileTokens } from './profile-tokens.js';
 import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
+
+/** The new tokens and whether they were kept for the profile (and if not, why). */
+export type LoginResult = { record: TokenRecord } & Kept;
 
 export interface LoginOptions {
   scope?: string | undefined;
@@ -23,6 +28,21 @@ export interface LoginOptions {
   pasteInput?: Readable | undefined;
 }
 
+/**
+ * Stored tokens with a refresh token outlive the run, but a client secret given for this run only
+ * (docs/contract.md §2.1: only one typed at a prompt is kept) does not: renewing them later fails
+ * for want of it unless the profile's store holds one. Said now, not at that later refresh.
+ */
+async function noteUnstoredSecret(
+  session: Session,
+  tokens: ProfileTokens,
+  record: TokenRecord,
+): Promise<void> {
+  if (record.refresh_token === undefined || session.clientSecretOrigin() !== 'given') return;
+  if (await tokens.store.getClientSecret(tokens.profile)) return;
+  session.emit({ code: 'client_secret_not_stored', profile: tokens.profile, store: tokens.store.kind });
+}
+
 /** Throws the abort reason once the session was cancelled, so nothing is stored after it. */
 function stopIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
@@ -32,13 +52,25 @@ export async function browserLogin(
   session: Session,
   options: LoginOptions,
   secrets: SecretSource,
-): Promise<TokenRecord> {
+): Promise<LoginResult> {
   const tokens = await session.tokens();
   const client = await session.client(await session.clientSecret(secrets));
-  const [{ runLoginFlow }, { requestToken }] = await Promise.all([
+  const [{ runLoginFlow }, { requestToken }, { checkAuthorizeUrl }] = await Promise.all([
     import('../login/login-flow.js'),
     import('../oauth/token-request.js'),
+    import('../oauth/authorize-check.js'),
   ]);
+
+  // A service that is down or a client id it does not know fails now, not after the whole wait for the browser.
+  const checkUrl = async (url: string) => {
+    const check = await checkAuthorizeUrl(client.http, url, {
+      clientId: client.clientId,
+      signal: session.signal,
+    });
+    if (check.outcome === 'inconclusive') {
+      session.emit({ code: 'authorize_check_inconclusive', status: check.status });
+    }
+  };
 
   const exchange = async (grant: AuthorizationGrant) => {
     // At once and exactly once: the code is valid for 20 s and a single use (docs/contract.md §1 rule 3).
@@ -51,13 +83,14 @@ export async function browserLogin(
     record.redirect_uri ??= grant.redirect_uri;
     stopIfCancelled(session.signal);
     // The profile lock keeps a concurrent token step's refresh from overwriting the new login.
-    await tokens.save(record);
+    const kept = await keepRecord(tokens, record);
     const who = record.email ? ` as ${record.email}` : '';
-    return { result: record, summary: `You are logged in${who}.` };
+    const result: LoginResult = { record, ...kept };
+    return { result, summary: `You are logged in${who}.` };
   };
 
   const warn = (message: string) => session.emit({ code: 'login_warning', message });
-  return runLoginFlow(
+  const result = await runLoginFlow(
     {
       baseUrl: tokens.service.baseUrl,
       clientId: tokens.service.clientId,
@@ -70,10 +103,13 @@ export async function browserLogin(
       showUrl: (url) => session.emit({ code: 'login_url', url }),
       info: (message) => session.emit({ code: 'login_progress', message }),
       warn,
+      checkUrl,
       openBrowser: options.openBrowser ? (url) => session.openBrowser(url, warn) : undefined,
       pasteInput: options.pasteInput,
       signal: session.signal,
     },
     exchange,
   );
+  if (result.stored) await noteUnstoredSecret(session, tokens, result.record);
+  return result;
 }

@@ -2,6 +2,7 @@
 import { NotLoggedInError } from '../errors.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
+import { type Kept, keepRecord } from './kept.js';
 import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
@@ -10,7 +11,7 @@ export async function refreshNow(
   session: Session,
   options: { endOtherSessions: boolean },
   secrets: SecretSource,
-): Promise<TokenRecord> {
+): Promise<{ record: TokenRecord } & Kept> {
   const tokens = await session.tokens();
   const { requestToken } = await import('../oauth/token-request.js');
   return tokens.withLock(async () => {
@@ -43,7 +44,6 @@ export async function refreshNow(
       now: session.now(),
       previous: stored,
     });
-    await tokens.save(fresh, { lockHeld: true });
-    return fresh;
+    return { record: fresh, ...(await keepRecord(tokens, fresh, { lockHeld: true })) };
   });
 }

@@ -5,6 +5,7 @@
 import type { GrantRequest } from '../oauth/types.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
+import { type Kept, keepRecord } from './kept.js';
 import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
@@ -22,7 +23,7 @@ export async function exchangeSaml(
   saml: SamlDocument,
   options: { endOtherSessions: boolean; save: boolean },
   secrets: SecretSource,
-): Promise<{ record: TokenRecord; stored: boolean }> {
+): Promise<{ record: TokenRecord } & Kept> {
   const tokens = await session.tokens();
   const clientSecret = await session.clientSecret(secrets);
   const { requestToken } = await import('../oauth/token-request.js');
@@ -37,6 +38,5 @@ export async function exchangeSaml(
   const record = toRecord(response, { ...tokens.service, grant: 'saml2-bearer', now: session.now() });
   if (record.email === undefined && saml.email !== undefined) record.email = saml.email;
   if (session.signal.aborted) throw session.signal.reason;
-  const stored = options.save && tokens.store.kind !== 'none' ? await tokens.save(record) : false;
-  return { record, stored };
+  return { record, ...(await keepRecord(tokens, record, { save: options.save })) };
 }

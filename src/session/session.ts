@@ -26,6 +26,12 @@ import {
   type Settings,
 } from './settings.js';
 
+/**
+ * Where a session's client secret came from: given for this run (the caller's option, a variable,
+ * stdin), the profile's store, or asked of a person (then kept in the store once it worked).
+ */
+export type ClientSecretOrigin = 'given' | 'stored' | 'asked';
+
 /** Opens a URL in a browser; failures are reported through `warn`, never thrown. */
 export type BrowserOpener = (url: string, warn: (line: string) => void) => Promise<unknown>;
 
@@ -88,6 +94,7 @@ export class Session {
   private readonly options: SessionOptions;
   private overrideAnnounced = false;
   private askedClientSecret: string | undefined;
+  private clientSecretFrom: ClientSecretOrigin | undefined;
 
   constructor(options: SessionOptions = {}) {
     this.options = options;
@@ -135,12 +142,19 @@ export class Session {
   /** The client secret: given for this run, else stored for the profile, else asked for. */
   async clientSecret(secrets: SecretSource): Promise<string> {
     const given = await secrets.clientSecret();
-    if (given !== undefined) return given;
+    if (given !== undefined) {
+      this.clientSecretFrom = 'given';
+      return given;
+    }
     const stored = await (await this.store()).getClientSecret((await this.settings()).profile);
-    if (stored) return stored;
+    if (stored) {
+      this.clientSecretFrom = 'stored';
+      return stored;
+    }
     const asked = await secrets.askClientSecret?.();
     if (asked !== undefined) {
       this.askedClientSecret = asked;
+      this.clientSecretFrom = 'asked';
       return asked;
     }
     throw new TokencliError(
@@ -150,6 +164,11 @@ export class Session {
         reason: 'client_secret_missing',
       },
     );
+  }
+
+  /** Where this session's client secret came from, once `clientSecret` gave one. */
+  clientSecretOrigin(): ClientSecretOrigin | undefined {
+    return this.clientSecretFrom;
   }
 
   /** A client secret a person typed this session: kept with the profile once it worked. */

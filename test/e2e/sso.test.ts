@@ -177,7 +177,7 @@ describe('tokencli sso', () => {
     );
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toMatch(/^[\w-]{20,}$/);
-    expect(result.stderr).toContain('(not stored)');
+    expect(result.stderr).toContain('(not stored: --no-store)');
     let stored = '';
     try {
       stored = readFileSync(join(configDir, 'credentials.json'), 'utf8');
@@ -185,6 +185,26 @@ describe('tokencli sso', () => {
       // no file at all: nothing stored
     }
     expect(stored).not.toContain(result.stdout.trim());
+  });
+
+  it('says why nothing was stored when the run names another service than the profile', async () => {
+    const configDir = tempDir();
+    const recorded = 'http://127.0.0.1:9';
+    const configure = await runCli(
+      ['configure', '--base-url', recorded, '--client-id', CLIENT.id, '--no-secret'],
+      { env: { TOKENCLI_CONFIG_DIR: configDir, TOKENCLI_STORE: 'file' } },
+    );
+    expect(configure.code, configure.stderr).toBe(0);
+    const result = await runCli(['sso', '--assertion-for', USER, '--issuer', ISSUER, '--sign-key', keyFile], {
+      env: env(configDir),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `(not stored: this run uses base URL ${endpoint.baseUrl} where profile "default" records ${recorded}, and a profile keeps only tokens of the service it records)`,
+    );
+    expect(result.stderr).toContain(
+      'hint: to keep a login for this service, log in under a profile of its own',
+    );
   });
 
   it("reports the service's refusal with exit 3 (an assertion for another audience)", async () => {

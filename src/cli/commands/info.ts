@@ -9,6 +9,7 @@ import type { Deps } from '../deps.js';
 import { maskToken } from '../format.js';
 import { renderInfoTable } from '../info-table.js';
 import { colorEnabled } from '../io.js';
+import { withOverrideHint } from '../not-stored.js';
 import { readStdinSecret } from '../secrets.js';
 
 /** `info --json` masks the tokens like the table unless `--show-tokens` (docs/contract.md §2.6). */
@@ -35,7 +36,10 @@ export async function run(options: InfoOptions, deps: Deps): Promise<void> {
     const accessToken = (await readStdinSecret(deps, 'access token', '--token-stdin')).trim();
     info = await inspectToken(session, accessToken);
   } else {
-    info = await inspectToken(session);
+    const settings = await session.settings();
+    info = await inspectToken(session).catch((error: unknown) => {
+      throw withOverrideHint(error, settings);
+    });
   }
 
   if (options.json) {

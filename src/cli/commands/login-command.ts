@@ -27,5 +27,13 @@ export const loginCommand: CommandDef = {
     { long: '--json', description: 'print the stored record as JSON' },
     { long: '--show-tokens', description: 'show the refresh token unmasked in the JSON' },
   ],
+  notes: `Before the URL is shown or opened, tokencli requests it once: a service that cannot be reached
+(exit 5), a client id or redirect URI it does not know (exit 3) or a base URL without the login
+page (exit 5) ends the login at once; an answer a browser may still get past is a warning.
+The tokens are stored for the profile, and the last line says so. A run whose --base-url or
+--client-id differs from the profile's stores nothing and says why (log in with --profile NAME,
+or point the profile at the service with configure). A client secret from TOKENCLI_CLIENT_SECRET
+or --client-secret-stdin is not stored: when the profile's store holds none, login warns that
+renewing the tokens later needs it again (configure stores it).`,
   examples: ['tokencli login', 'tokencli login --no-browser   # over SSH: open the URL elsewhere'],
 };

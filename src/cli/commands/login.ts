@@ -5,6 +5,7 @@
 import { UsageError } from '../../errors.js';
 import { browserLogin } from '../../session/login.js';
 import type { Deps } from '../deps.js';
+import { notStoredHint, notStoredWhy } from '../not-stored.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 
 export interface LoginOptions {
@@ -35,7 +36,7 @@ export function parseLoginTimeout(raw: string): number {
 export async function run(options: LoginOptions, deps: Deps): Promise<void> {
   const timeoutMs = parseLoginTimeout(options.timeoutLogin);
   const session = deps.session({ redirectUri: options.redirectUri });
-  const record = await browserLogin(
+  const result = await browserLogin(
     session,
     {
       scope: options.scope,
@@ -47,8 +48,20 @@ export async function run(options: LoginOptions, deps: Deps): Promise<void> {
     },
     deps.secrets(options),
   );
-  const profile = (await session.settings()).profile;
+  const { record } = result;
+  const settings = await session.settings();
+  const { profile } = settings;
   if (options.json) printTokenJson(deps, record, profile, 'authorization_code', options.showTokens);
   const who = record.email ? ` as ${record.email}` : '';
-  note(deps, `Logged in${who} (profile ${profile}). ${expirySummary(record)}`);
+  if (result.stored) {
+    note(deps, `Logged in${who} (profile ${profile}). ${expirySummary(record)}`);
+    return;
+  }
+  // A login that will not last must not read like one that does (the next `token` finds nothing).
+  note(
+    deps,
+    `Logged in${who}, but the tokens were not stored: ${notStoredWhy(result.notStored, settings)}. ${expirySummary(record)}`,
+  );
+  const hint = notStoredHint(result.notStored, settings);
+  if (hint) note(deps, `hint: ${hint}`);
 }

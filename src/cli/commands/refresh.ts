@@ -1,6 +1,7 @@
 /** `tokencli refresh`: exchanges the stored refresh token now (refresh_token grant). */
 import { refreshNow } from '../../session/refresh.js';
 import type { Deps } from '../deps.js';
+import { notStoredHint, notStoredWhy, withOverrideHint } from '../not-stored.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 
 export interface RefreshOptions {
@@ -13,12 +14,25 @@ export interface RefreshOptions {
 
 export async function run(options: RefreshOptions, deps: Deps): Promise<void> {
   const session = deps.session();
-  const record = await refreshNow(
+  const settings = await session.settings();
+  const result = await refreshNow(
     session,
     { endOtherSessions: options.endOtherSessions === true },
     deps.secrets(options),
-  );
-  const { profile } = await session.settings();
+  ).catch((error: unknown) => {
+    throw withOverrideHint(error, settings);
+  });
+  const { record } = result;
+  const { profile } = settings;
   if (options.json) printTokenJson(deps, record, profile, 'refresh_token', options.showTokens);
-  note(deps, `Refreshed profile "${profile}". ${expirySummary(record)}`);
+  if (result.stored) {
+    note(deps, `Refreshed profile "${profile}". ${expirySummary(record)}`);
+    return;
+  }
+  note(
+    deps,
+    `Refreshed, but the new token was not stored: ${notStoredWhy(result.notStored, settings)}. ${expirySummary(record)}`,
+  );
+  const hint = notStoredHint(result.notStored, settings);
+  if (hint) note(deps, `hint: ${hint}`);
 }

@@ -13,6 +13,7 @@ import { readInput } from '../../saml/read-input.js';
 import { signAssertion } from '../../saml/sign-assertion.js';
 import { exchangeSaml, type SamlDocument } from '../../session/saml-exchange.js';
 import type { Deps } from '../deps.js';
+import { notStoredHint, notStoredWhy } from '../not-stored.js';
 import { assertOneStdinReader } from '../secrets.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 
@@ -155,17 +156,22 @@ export async function run(options: SsoOptions, deps: Deps): Promise<void> {
   const service = await session.service();
   // A built assertion is addressed to this service unless --audience says otherwise.
   const saml = await prepareSaml(options, deps, () => options.audience ?? service.baseUrl);
-  const { record, stored } = await exchangeSaml(
+  const result = await exchangeSaml(
     session,
     saml,
     { endOtherSessions: options.endOtherSessions === true, save: options.store },
     deps.secrets(options),
   );
 
+  const { record } = result;
   // Like `tokencli token`, the result on stdout is the access token (or the JSON document).
   if (options.json) printTokenJson(deps, record, settings.profile, 'saml2-bearer', options.showTokens);
   else deps.io.stdout.write(`${record.access_token}\n`);
   const who = record.email ? ` as ${record.email}` : '';
-  const where = stored ? `stored in profile ${settings.profile}` : 'not stored';
+  const where = result.stored
+    ? `stored in profile ${settings.profile}`
+    : `not stored: ${notStoredWhy(result.notStored, settings)}`;
   note(deps, `Signed in${who} with SSO (${where}). ${expirySummary(record)}`);
+  const hint = result.stored ? undefined : notStoredHint(result.notStored, settings);
+  if (hint) note(deps, `hint: ${hint}`);
 }
