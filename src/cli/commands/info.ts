@@ -2,7 +2,7 @@
  * `tokencli info`: the token information of the stored (or piped) access token. Exit 0 only when
  * the token is approved and unexpired (docs/contract.md §2.6).
  */
-import { ExitCode, TokencliError } from '../../errors.js';
+import { TokencliError } from '../../errors.js';
 import type { TokenInfo } from '../../oauth/types.js';
 import { inspectToken } from '../../session/inspect.js';
 import type { Deps } from '../deps.js';
