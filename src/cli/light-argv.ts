@@ -9,13 +9,23 @@ import { VERSION } from '../version.js';
 import { type ParsedCommand, parseArgv } from './command-model/parse-argv.js';
 import { PROGRAM } from './command-model/program.js';
 
-/** The commands with a light answer; any other goes straight to the full CLI. */
-const LIGHT_COMMANDS: ReadonlySet<string> = new Set(['token']);
+/**
+ * The commands with a light answer, by their path in the command model, and the bundled file
+ * (dist/cli-bundle/NAME.js, scripts/bundle.mjs) whose `answer(parsed)` gives it: an exit code, or
+ * false to let the full CLI run. Any other command goes straight to the full CLI.
+ */
+const LIGHT_ANSWERS: Readonly<Record<string, LightModule>> = {
+  token: 'fast-token',
+  exec: 'fast-exec',
+};
 
-export type LightPlan = { kind: 'version'; version: string } | ParsedCommand;
+export type LightModule = 'fast-token' | 'fast-exec';
+
+export type LightPlan = { kind: 'version'; version: string } | (ParsedCommand & { module: LightModule });
 
 export function lightPlan(args: readonly string[]): LightPlan | undefined {
   const parsed = parseArgv(PROGRAM, args);
   if (parsed?.kind === 'version') return { kind: 'version', version: VERSION };
-  return parsed && LIGHT_COMMANDS.has(parsed.path) ? parsed : undefined;
+  const module = parsed && Object.hasOwn(LIGHT_ANSWERS, parsed.path) ? LIGHT_ANSWERS[parsed.path] : undefined;
+  return parsed && module ? { ...parsed, module } : undefined;
 }
