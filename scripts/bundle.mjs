@@ -66,7 +66,7 @@ await build({
  * The launcher's light path, each part as ONE file: light-argv (the command model and a small
  * parser over it, src/cli/light-argv.ts; also answers `--version`, so it stays tiny) and one
  * file per light answer it names (fast-token: a cached `tokencli token`; fast-exec: `exec` with
- * a cached token). One file each, whatever they share, because node's ESM loader pays about a
+ * a cached token; fast-info: `info`, src/cli/light-run.ts). One file each, whatever they share, because node's ESM loader pays about a
  * millisecond per module file, so the dozen shared chunks the split build would give them cost
  * more than the code in them (measured: ~15 ms against ~4 ms to import).
  * The same sources as the full CLI, compiled a second time; not a second implementation.
@@ -76,6 +76,7 @@ await build({
     'light-argv': 'src/cli/light-argv.ts',
     'fast-token': 'src/cli/fast-token.ts',
     'fast-exec': 'src/cli/fast-exec.ts',
+    'fast-info': 'src/cli/fast-info.ts',
   },
   outdir: 'dist/cli-bundle',
   bundle: true,

@@ -1,7 +1,7 @@
 /**
  * The launcher's first step (bin/tokencli.js), bundled as one small file: it reads argv against
  * the command model without loading commander or any command, and says whether a light path can
- * answer it — `--version`, or a command with a light answer (fast-token.ts) — or the full CLI
+ * answer it — `--version`, or a command with a light answer (LIGHT_ANSWERS below) — or the full CLI
  * must run. The full CLI also runs whenever a light answer declines, so the light path only
  * ever answers what the full CLI would have answered the same way.
  */
@@ -17,9 +17,10 @@ import { PROGRAM } from './command-model/program.js';
 const LIGHT_ANSWERS: Readonly<Record<string, LightModule>> = {
   token: 'fast-token',
   exec: 'fast-exec',
+  info: 'fast-info',
 };
 
-export type LightModule = 'fast-token' | 'fast-exec';
+export type LightModule = 'fast-token' | 'fast-exec' | 'fast-info';
 
 export type LightPlan = { kind: 'version'; version: string } | (ParsedCommand & { module: LightModule });
 

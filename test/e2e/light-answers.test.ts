@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { BIN, type CliResult, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
+import { readStoredCredentials, writeStoredTokens } from '../helpers/stored-credentials.js';
 import { demoEnv, tokenRequests } from './env.js';
 
 const serve = serveForFile();
@@ -168,5 +169,94 @@ describe('exec with a cached token is answered lightly, as the full exec answers
     expect(r.loaded).toContain('fast-exec.js');
     expect(r.loaded).toContain('main.js');
     expect(output(r)).toMatchObject({ code: 3, stdout: '', stderr: '' });
+  });
+});
+
+/** Expiry moves on between two runs: its digits (seconds left, times) are not compared. */
+const steady = (r: CliResult) => ({
+  ...output(r),
+  stdout: r.stdout
+    .split('\n')
+    .map((line) => (/expires/.test(line) ? line.replace(/\d+/g, '#') : line))
+    .join('\n'),
+});
+
+const tokeninfoRequests = () =>
+  serve
+    .logs()
+    .split('\n')
+    .filter((line) => /GET \/v2\/oauth\/tokeninfo/.test(line)).length;
+
+describe('info is answered lightly, by its own run function, as the full info answers it', () => {
+  test.each<[string, string[], Record<string, string>?]>([
+    ['--json', ['info', '--json']],
+    ['--json --show-tokens', ['info', '--show-tokens', '--json', '--quiet']],
+    ['the table', ['info']],
+    ['the table in colour', ['info'], { FORCE_COLOR: '1' }],
+    ['the table with --no-color', ['--no-color', 'info'], { FORCE_COLOR: '1' }],
+  ])('%s: the same output; commander is never loaded', async (_name, args, extra = {}) => {
+    const env = { ...(await cachedEnv()), ...extra };
+    const before = tokeninfoRequests();
+    const light = await run(args, env);
+    expect(light.loaded).toContain('fast-info.js');
+    expect(light.loaded).not.toContain('main.js');
+    expect(tokeninfoRequests()).toBe(before + 1);
+    expect(light.code).toBe(0);
+    expect(light.stdout).toMatch(/demo@example\.com/);
+    expect(steady(light)).toEqual(steady(await run(args, env, true)));
+  });
+
+  test('a token the service refuses: dropped once, reported as the full CLI reports it, asked once', async () => {
+    const env = await cachedEnv();
+    const configDir = env.TOKENCLI_CONFIG_DIR as string;
+    const stored = readStoredCredentials(configDir);
+    const tokens = { ...stored.profiles.default?.tokens, access_token: 'revoked-access-token' };
+    const outcome = async (full: boolean) => {
+      writeStoredTokens(configDir, tokens);
+      const before = tokeninfoRequests();
+      const r = await run(['info', '--json'], env, full);
+      return { r, requests: tokeninfoRequests() - before, kept: readStoredCredentials(configDir) };
+    };
+    const light = await outcome(false);
+    expect(light.r.loaded).not.toContain('main.js');
+    expect(light.requests).toBe(1);
+    expect(light.r.code).toBe(3);
+    expect(light.r.stdout).toBe('');
+    const full = await outcome(true);
+    expect(output(light.r)).toEqual(output(full.r));
+    // The refused token was set aside alike: expired now, so the next token step renews it.
+    const expiresAt = (c: typeof light.kept) => Date.parse(String(c.profiles.default?.tokens?.expires_at));
+    expect(expiresAt(light.kept)).toBeLessThanOrEqual(Date.now());
+    expect(expiresAt(full.kept)).toBeLessThanOrEqual(Date.now());
+  });
+
+  test.each([
+    ['nothing stored', (env: Record<string, string>) => env, ['info']],
+    ['a profile that does not exist', (env: Record<string, string>) => env, ['--profile', 'nope', 'info']],
+    [
+      'a service that does not answer',
+      (env: Record<string, string>) => ({ ...env, TOKENCLI_BASE_URL: 'http://127.0.0.1:9' }),
+      ['info', '--json'],
+    ],
+  ])('%s: the same error and exit code as the full CLI', async (_name, change, args) => {
+    const env = change(demoEnv(serve.baseUrl));
+    const light = await run(args, env);
+    expect(light.loaded).not.toContain('main.js');
+    expect(light.code).not.toBe(0);
+    expect(light.stderr).toMatch(/^error: /m);
+    expect(output(light)).toEqual(output(await run(args, env, true)));
+  });
+
+  test.each([
+    ['help', ['info', '--help']],
+    ['an unknown flag', ['info', '--jsn']],
+    ['an operand', ['info', 'extra']],
+    ['a flag of another command', ['info', '--format', 'json']],
+  ])('hands %s to the full CLI, which says what it always said', async (_name, args) => {
+    const env = await cachedEnv();
+    const light = await run(args, env);
+    expect(light.loaded).toContain('main.js');
+    expect(light.loaded).not.toContain('fast-info.js');
+    expect(output(light)).toEqual(output(await run(args, env, true)));
   });
 });
