@@ -65,8 +65,9 @@ await build({
 /**
  * The launcher's light path, each part as ONE file: light-argv (the command model and a small
  * parser over it, src/cli/light-argv.ts; also answers `--version`, so it stays tiny) and one
- * file per light answer it names (fast-token: a cached `tokencli token`; fast-exec: `exec` with
- * a cached token; fast-info: `info`, src/cli/light-run.ts). One file each, whatever they share, because node's ESM loader pays about a
+ * file per light answer it names (fast-token: a cached `tokencli token`; fast-exec: `exec`
+ * with a cached token; fast-info, fast-status, fast-profile: `info`, `status`, `profile list|show`,
+ * by their own run functions, src/cli/light-run.ts). One file each, whatever they share, because node's ESM loader pays about a
  * millisecond per module file, so the dozen shared chunks the split build would give them cost
  * more than the code in them (measured: ~15 ms against ~4 ms to import).
  * The same sources as the full CLI, compiled a second time; not a second implementation.
@@ -77,6 +78,8 @@ await build({
     'fast-token': 'src/cli/fast-token.ts',
     'fast-exec': 'src/cli/fast-exec.ts',
     'fast-info': 'src/cli/fast-info.ts',
+    'fast-status': 'src/cli/fast-status.ts',
+    'fast-profile': 'src/cli/fast-profile.ts',
   },
   outdir: 'dist/cli-bundle',
   bundle: true,

@@ -18,9 +18,12 @@ const LIGHT_ANSWERS: Readonly<Record<string, LightModule>> = {
   token: 'fast-token',
   exec: 'fast-exec',
   info: 'fast-info',
+  status: 'fast-status',
+  'profile list': 'fast-profile',
+  'profile show': 'fast-profile',
 };
 
-export type LightModule = 'fast-token' | 'fast-exec' | 'fast-info';
+export type LightModule = 'fast-token' | 'fast-exec' | 'fast-info' | 'fast-status' | 'fast-profile';
 
 export type LightPlan = { kind: 'version'; version: string } | (ParsedCommand & { module: LightModule });
 

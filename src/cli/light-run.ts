@@ -1,7 +1,8 @@
 /**
  * A command's own run function, run without commander: for the launcher's light answers to the
- * commands that only read and report (`info`), whose argv light-argv.ts has already read exactly
- * as commander would (test/cli/option-parsing.test.ts compares the two). The run function gets
+ * commands that only read and report (`info`, `status`, `profile list` and `show`), whose argv
+ * light-argv.ts has already read exactly as commander would (test/cli/option-parsing.test.ts
+ * compares the two). The run function gets
  * the options, dependencies (deps.ts) and operands commander would give it, and runReported
  * (run-reported.ts) ends the run as the full CLI does: so every output, message and exit code is
  * the full CLI's, decided by the same code; only commander and the command table are not loaded.

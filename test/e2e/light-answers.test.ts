@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { BIN, type CliResult, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
-import { readStoredCredentials, writeStoredTokens } from '../helpers/stored-credentials.js';
+import { readStoredCredentials, writeProfiles, writeStoredTokens } from '../helpers/stored-credentials.js';
 import { demoEnv, tokenRequests } from './env.js';
 
 const serve = serveForFile();
@@ -258,5 +258,55 @@ describe('info is answered lightly, by its own run function, as the full info an
     expect(light.loaded).toContain('main.js');
     expect(light.loaded).not.toContain('fast-info.js');
     expect(output(light)).toEqual(output(await run(args, env, true)));
+  });
+});
+
+describe('status and profile list|show are answered lightly, by their own run functions', () => {
+  /** Two profiles in the config file, one of them (`ci`) with a cached token. */
+  async function profilesEnv(): Promise<Record<string, string>> {
+    const { TOKENCLI_BASE_URL: baseUrl, TOKENCLI_CLIENT_ID: clientId, ...env } = demoEnv(serve.baseUrl);
+    const configDir = env.TOKENCLI_CONFIG_DIR as string;
+    writeProfiles(configDir, {
+      ci: { base_url: baseUrl, client_id: clientId, store: 'file' },
+      other: { base_url: 'http://127.0.0.1:9', client_id: 'other-client', store: 'file' },
+    });
+    expect((await runCli(['--profile', 'ci', 'token'], { env })).code).toBe(0);
+    return { ...env, TOKENCLI_PROFILE: 'ci' };
+  }
+
+  test.each([
+    ['status', ['status']],
+    ['status --json', ['status', '--json']],
+    ['status --check', ['status', '--check', '--profile', 'ci']],
+    ['profile list', ['profile', 'list']],
+    ['profile list --json', ['profile', 'list', '--json']],
+    ['profile show', ['profile', 'show']],
+    ['profile show NAME --json', ['profile', 'show', 'other', '--json']],
+    ['profile show of a profile that does not exist', ['profile', 'show', 'nope']],
+  ])('%s: the same output and exit code; commander is never loaded', async (_name, args) => {
+    const env = await profilesEnv();
+    const light = await run(args, env);
+    expect(light.loaded.some((file) => /^fast-(status|profile)\.js$/.test(file))).toBe(true);
+    expect(light.loaded).not.toContain('main.js');
+    expect(steady(light)).toEqual(steady(await run(args, env, true)));
+  });
+
+  test.each([
+    ['profile alone', ['profile']],
+    ['profile use', ['profile', 'use', 'other']],
+    ['profile remove', ['profile', 'remove', 'other']],
+    ['status --help', ['status', '--help']],
+    ['profile show with two names', ['profile', 'show', 'ci', 'other']],
+    ['an unknown flag', ['status', '--jsn']],
+  ])('hands %s to the full CLI, which says what it always said', async (_name, args) => {
+    const env = await profilesEnv();
+    const light = await run(args, env);
+    expect(light.loaded).toContain('main.js');
+    // The full CLI's run in a config directory of its own, as the command may change it.
+    const fullEnv = await profilesEnv();
+    const full = await run(args, fullEnv, true);
+    const unplaced = (r: CliResult, configDir: string | undefined) =>
+      JSON.parse(JSON.stringify(output(r)).replaceAll(String(configDir), 'CONFIG_DIR'));
+    expect(unplaced(light, env.TOKENCLI_CONFIG_DIR)).toEqual(unplaced(full, fullEnv.TOKENCLI_CONFIG_DIR));
   });
 });
