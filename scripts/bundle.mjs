@@ -17,7 +17,7 @@ const builtinsWithoutFacadePlugin = {
   name: 'builtins-without-esm-facade',
   setup(pluginBuild) {
     pluginBuild.onResolve(
-      { filter: /^node:(fs|os|path|module|events|process|url|readline|net)$/ },
+      { filter: /^node:(fs|os|path|module|events|process|url|readline|net|child_process|timers\/promises)$/ },
       (args) => ({
         path: args.path,
         namespace: 'builtin-cjs',
