@@ -16,6 +16,8 @@
 // short hyperfine runs that alternate which side goes first: load from other processes on the
 // machine then falls on both sides alike. Reported: the medians over all runs, their ratio, the
 // spread of the per-round ratios (min–max), and the ratio of median CPU time (user + system).
+// BENCH_ROUNDS and BENCH_RUNS change the counts; BENCH_ONLY (a regular expression) runs only the
+// rows whose name it matches, e.g. BENCH_ONLY='exec|info'.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const KEYCHAIN_ONLY = process.argv.includes('--keychain-only');
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const bin = fileURLToPath(new URL('../bin/tokencli.js', import.meta.url));
 const node = process.execPath;
 
@@ -108,6 +111,7 @@ const median = (xs) => {
  * is per node started. `extraEnv`: variables for this comparison only (both sides get them).
  */
 function compare(name, baselineArgs, subjectArgs, goal, { nodes = 1, extraEnv = {} } = {}) {
+  if (ONLY && !ONLY.test(name)) return;
   const runEnv = { ...env, ...extraEnv };
   const base = [];
   const subject = [];

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Tiny launcher. It reads argv against the command model (dist/cli-bundle/light-argv.js, without
 // commander): `--version` and the commands with a light answer are answered here when they can be
-// (a cached `token` with any of its flags: src/cli/fast-token.ts); everything else — help,
-// errors, unknown flags, anything that may prompt or renew — and any light answer that declines
-// goes to the full CLI, the bundled entry (scripts/bundle.mjs says why), which decides every
+// (src/cli/light-argv.ts lists them: a cached `token` with any of its flags, `exec` with a cached
+// token); everything else — help, errors, unknown flags, anything that may prompt or renew — and
+// any light answer that declines goes to the full CLI, the bundled entry (scripts/bundle.mjs says why), which decides every
 // message.
 const { enableCompileCache } = process.getBuiltinModule('node:module');
 if (enableCompileCache) {
@@ -39,12 +39,17 @@ if (plan?.kind === 'version') {
   } catch {
     process.stdout.write(`${plan.version}\n`);
   }
-} else if (plan && (await (await import('../dist/cli-bundle/fast-token.js')).answerToken(plan))) {
-  // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
-  // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
-  // which costs tens of milliseconds after the work is done (bench/keychain.mjs).
-  if (process.platform === 'linux') process.exit(0);
 } else {
-  const { main } = await import('../dist/cli-bundle/main.js');
-  process.exitCode = await main(args);
+  // A light answer (dist/cli-bundle/<plan.module>.js): an exit code, or false to decline.
+  const code = plan ? await (await import(`../dist/cli-bundle/${plan.module}.js`)).answer(plan) : false;
+  if (code !== false) {
+    // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
+    // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
+    // which costs tens of milliseconds after the work is done (bench/keychain.mjs).
+    if (process.platform === 'linux') process.exit(code);
+    process.exitCode = code;
+  } else {
+    const { main } = await import('../dist/cli-bundle/main.js');
+    process.exitCode = await main(args);
+  }
 }

@@ -17,7 +17,7 @@ const builtinsWithoutFacadePlugin = {
   name: 'builtins-without-esm-facade',
   setup(pluginBuild) {
     pluginBuild.onResolve(
-      { filter: /^node:(fs|os|path|module|events|process|url|readline|net)$/ },
+      { filter: /^node:(fs|os|path|module|events|process|url|readline|net|child_process|timers\/promises)$/ },
       (args) => ({
         path: args.path,
         namespace: 'builtin-cjs',
@@ -64,14 +64,23 @@ await build({
 
 /**
  * The launcher's light path, each part as ONE file: light-argv (the command model and a small
- * parser over it, src/cli/light-argv.ts; also answers `--version`, so it stays tiny) and
- * fast-token (the cached `tokencli token` answer, src/cli/fast-token.ts). One file each because
- * node's ESM loader pays about a millisecond per module file, so the dozen shared chunks the split
- * build would give it cost more than the code in them (measured: ~15 ms against ~4 ms to import).
+ * parser over it, src/cli/light-argv.ts; also answers `--version`, so it stays tiny) and one
+ * file per light answer it names (fast-token: a cached `tokencli token`; fast-exec: `exec`
+ * with a cached token; fast-info, fast-status, fast-profile: `info`, `status`, `profile list|show`,
+ * by their own run functions, src/cli/light-run.ts). One file each, whatever they share, because node's ESM loader pays about a
+ * millisecond per module file, so the dozen shared chunks the split build would give them cost
+ * more than the code in them (measured: ~15 ms against ~4 ms to import).
  * The same sources as the full CLI, compiled a second time; not a second implementation.
  */
 await build({
-  entryPoints: { 'light-argv': 'src/cli/light-argv.ts', 'fast-token': 'src/cli/fast-token.ts' },
+  entryPoints: {
+    'light-argv': 'src/cli/light-argv.ts',
+    'fast-token': 'src/cli/fast-token.ts',
+    'fast-exec': 'src/cli/fast-exec.ts',
+    'fast-info': 'src/cli/fast-info.ts',
+    'fast-status': 'src/cli/fast-status.ts',
+    'fast-profile': 'src/cli/fast-profile.ts',
+  },
   outdir: 'dist/cli-bundle',
   bundle: true,
   splitting: false,

@@ -12,10 +12,10 @@
  */
 
 import { freshRecord } from '../session/profile-tokens.js';
-import { resolveSettings } from '../session/settings.js';
+import { resolveSettings, type ServiceCoordinates, type Settings } from '../session/settings.js';
 import { loadCredentialsFile } from '../store/credentials-file.js';
 import { openStore } from '../store/open-store.js';
-import type { CredentialStore } from '../store/types.js';
+import type { CredentialStore, TokenRecord } from '../store/types.js';
 import type { ParsedCommand } from './command-model/parse-argv.js';
 import type { CommandContext, GlobalOptions } from './context.js';
 import { processIO } from './io.js';
@@ -38,7 +38,8 @@ export interface CachedTokenOptions {
   minTtl?: string;
 }
 
-const LIGHT_GLOBALS = new Set([
+/** The global flags a cached answer reads; any other leaves the run to the full CLI. */
+export const LIGHT_GLOBALS: ReadonlySet<string> = new Set([
   'profile',
   'baseUrl',
   'clientId',
@@ -70,22 +71,30 @@ export async function answerToken(parsed: ParsedCommand, io = processIO()): Prom
 
 const WHOLE_SECONDS = /^\d+$/;
 
+/** A fresh cached token of the settings' service, as the full CLI would take it from the store. */
+export interface CachedToken {
+  record: TokenRecord;
+  settings: Settings;
+  service: ServiceCoordinates;
+  now: Date;
+}
+
 /**
- * Prints the cached token and returns true, or returns false (having printed nothing) for the full
- * CLI to take over. Never throws.
+ * The cached token the full CLI would use as it is (docs/contract.md §2.3 step 1), or undefined
+ * (having printed nothing, except below) for the full CLI to take over. Never throws.
  */
-export async function printCachedToken(
-  ctx: CommandContext = defaultContext(),
-  options: CachedTokenOptions = {},
-): Promise<boolean> {
+export async function cachedToken(
+  ctx: CommandContext,
+  minTtlFlag?: string,
+): Promise<CachedToken | undefined> {
   try {
-    // A bad --min-ttl or a contradiction in the format flags: the full CLI words the error.
-    const minTtl = options.minTtl ?? String(DEFAULT_MIN_TTL_SECONDS);
-    if (!WHOLE_SECONDS.test(minTtl) || !Number.isSafeInteger(Number(minTtl))) return false;
-    const format = chooseTokenFormat(options);
+    // A bad --min-ttl: the full CLI words the error.
+    const minTtl = minTtlFlag ?? String(DEFAULT_MIN_TTL_SECONDS);
+    if (!WHOLE_SECONDS.test(minTtl) || !Number.isSafeInteger(Number(minTtl))) return undefined;
     const settings = await resolveSettings(sessionOptions(ctx), ctx.io.env);
     const { baseUrl, clientId } = settings;
-    if (!baseUrl || !clientId) return false;
+    // Flags or variables naming another service than the profile's: the full CLI warns about it.
+    if (!baseUrl || !clientId || settings.overrides.length > 0) return undefined;
 
     // Warnings while opening (the default store falling back to the file, docs/contract.md §2.7) are left
     // to the full CLI, which says them once per profile and records that it did (src/session/profile-record.ts);
@@ -105,20 +114,40 @@ export async function printCachedToken(
         else openWarnings.push(line);
       },
     });
-    if (openWarnings.length > 0) return false;
+    if (openWarnings.length > 0) return undefined;
     // Reading a damaged credentials file moves it aside: leave that, and its warning, to the full CLI.
-    if (store.kind === 'file' && !(await loadCredentialsFile(store.location)).ok) return false;
+    if (store.kind === 'file' && !(await loadCredentialsFile(store.location)).ok) return undefined;
     reading = true;
     const stored = await store.getTokens(settings.profile);
     const now = new Date();
-    const record = freshRecord(stored, { baseUrl, clientId }, Number(minTtl), now);
+    const service = { baseUrl, clientId };
+    const record = freshRecord(stored, service, Number(minTtl), now);
     if (!record || readWarned.length > 0) {
       // The keychain store sets a damaged record aside as it reads it, so the full CLI will not
       // see it again: say it here. The file store changes nothing then, and the full CLI says it.
       if (store.kind === 'keychain') for (const line of readWarned) ctx.io.stderr.write(`${line}\n`);
-      return false;
+      return undefined;
     }
+    return { record, settings, service, now };
+  } catch {
+    return undefined;
+  }
+}
 
+/**
+ * Prints the cached token and returns true, or returns false (having printed nothing) for the full
+ * CLI to take over. Never throws.
+ */
+export async function printCachedToken(
+  ctx: CommandContext = defaultContext(),
+  options: CachedTokenOptions = {},
+): Promise<boolean> {
+  try {
+    // A contradiction in the format flags: the full CLI words the error.
+    const format = chooseTokenFormat(options);
+    const cached = await cachedToken(ctx, options.minTtl);
+    if (!cached) return false;
+    const { record, settings, now } = cached;
     // Rendered before anything is written: a token no header can carry is the full CLI's to report.
     const text = renderToken(format, record, settings.profile, 'cache', now, options.showTokens === true);
     ctx.io.stdout.write(text);
@@ -130,4 +159,9 @@ export async function printCachedToken(
 
 function defaultContext(): CommandContext {
   return { io: processIO(), globals: { ...NO_GLOBAL_FLAGS }, signal: new AbortController().signal };
+}
+
+/** The launcher's entry (light-argv.ts): exit code 0 once answered, or false for the full CLI. */
+export async function answer(parsed: ParsedCommand, io = processIO()): Promise<number | false> {
+  return (await answerToken(parsed, io)) ? 0 : false;
 }

@@ -5,18 +5,18 @@
  * Certificates are always verified; there is no switch to turn verification off.
  */
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import { InputError } from '../errors.js';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 /**
- * The `ca` option for undici's connector, or undefined when only the defaults apply.
- * A CA file (or NODE_EXTRA_CA_CERTS file) that is missing, unreadable or holds no PEM certificate
+ * The extra CA certificates (`NODE_EXTRA_CA_CERTS`, then `--ca-file`), read and checked, or
+ * undefined when there are none. A CA file that is missing, unreadable or holds no PEM certificate
  * is an InputError (exit 2, reason `ca_file_unreadable` or `ca_file_not_pem`) naming the file and
- * where it came from (`origin`: `ca_file` for the caller's file, or `NODE_EXTRA_CA_CERTS`).
+ * where it came from (`origin`: `ca_file` for the caller's file, or `NODE_EXTRA_CA_CERTS`), whatever
+ * the URL: the files are checked for every call, plain HTTP too.
  */
-export function loadCaCertificates(
+export function loadExtraCertificates(
   caFile: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): string[] | undefined {
@@ -24,8 +24,16 @@ export function loadCaCertificates(
   const fromEnv = env.NODE_EXTRA_CA_CERTS;
   if (fromEnv) extra.push(...readPemFile(fromEnv, 'NODE_EXTRA_CA_CERTS'));
   if (caFile !== undefined) extra.push(...readPemFile(caFile, 'ca_file'));
-  if (extra.length === 0) return undefined;
-  return [...rootCertificates, ...extra];
+  return extra.length === 0 ? undefined : extra;
+}
+
+/**
+ * The `ca` option of a TLS connection: node's bundled roots plus `extra`. Built only for a
+ * connection that uses TLS: node:tls loads node:crypto and its root list costs milliseconds a
+ * plain-HTTP call to a local service (`info`, benchmarked, docs/contract.md §4) has no use for.
+ */
+export function withRootCertificates(extra: readonly string[]): string[] {
+  return [...process.getBuiltinModule('node:tls').rootCertificates, ...extra];
 }
 
 /** How a message names where the file came from; the CLI says `--ca-file` for `ca_file`. */

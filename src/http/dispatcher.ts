@@ -9,7 +9,7 @@
  * through `undiciTransport`) is used as it is and never closed here.
  */
 import type { Dispatcher } from 'undici';
-import { loadCaCertificates } from './ca-certificates.js';
+import { loadExtraCertificates, withRootCertificates } from './ca-certificates.js';
 import { nodeTransport, proxyConfigured, type Transport } from './node-transport.js';
 import type { HttpSettings } from './settings.js';
 import { loadUndici } from './undici-loader.js';
@@ -32,11 +32,12 @@ export function wholeMs(ms: number): number {
 export async function dispatcherFor(settings: HttpSettings): Promise<CallDispatcher> {
   if (settings.transport !== undefined) return { dispatcher: settings.transport, close: async () => {} };
   // Read the CA files before loading undici: a bad --ca-file is a usage error either way.
-  const ca = loadCaCertificates(settings.caFile);
+  const extraCa = loadExtraCertificates(settings.caFile);
   if (!proxyConfigured()) {
-    const transport = nodeTransport(ca);
+    const transport = nodeTransport(extraCa);
     return { dispatcher: transport, close: () => transport.destroy() };
   }
+  const ca = extraCa && withRootCertificates(extraCa);
   const { EnvHttpProxyAgent } = await loadUndici();
   const timeout = wholeMs(settings.timeoutMs);
   const tls = ca === undefined ? { timeout } : { timeout, ca };

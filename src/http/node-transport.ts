@@ -10,6 +10,7 @@
  * follows them) and the trace are shared code in request.ts.
  */
 import type { IncomingMessage } from 'node:http';
+import { withRootCertificates } from './ca-certificates.js';
 
 export interface TransportRequest {
   origin: string;
@@ -40,8 +41,11 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => !!env[name]);
 }
 
-/** `ca`: the full trust list when extra CAs were given (ca-certificates.ts), else node's default. */
-export function nodeTransport(ca: string[] | undefined): Transport {
+/**
+ * `extraCa`: the extra CAs (ca-certificates.ts), trusted besides node's roots on an https
+ * connection; none: node's default trust.
+ */
+export function nodeTransport(extraCa: string[] | undefined): Transport {
   const open = new Set<IncomingMessage>();
   return {
     async request({ origin, path, method, headers, body, signal }) {
@@ -63,7 +67,7 @@ export function nodeTransport(ca: string[] | undefined): Transport {
                 : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
             // One connection per call, closed with it: nothing keeps the CLI's event loop alive.
             agent: false,
-            ...(secure && ca !== undefined ? { ca } : {}),
+            ...(secure && extraCa !== undefined ? { ca: withRootCertificates(extraCa) } : {}),
             signal,
           },
           (response) => {

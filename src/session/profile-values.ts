@@ -4,7 +4,7 @@
  * what an earlier one wrote. The password is never one of them.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { loadCaCertificates } from '../http/ca-certificates.js';
+import { loadExtraCertificates } from '../http/ca-certificates.js';
 import { forbiddenEmailCharacter } from '../text/email-identity.js';
 import { SettingError, type SettingOrigin } from './setting-error.js';
 
@@ -43,6 +43,6 @@ export function checkEmail(raw: string, origin: SettingOrigin = OPTION): string 
 export function checkCaFile(raw: string, cwd: string = process.cwd()): string {
   const path = isAbsolute(raw) ? raw : resolve(cwd, raw);
   // Only this file: NODE_EXTRA_CA_CERTS is the environment's, checked when a request is made.
-  loadCaCertificates(path, {});
+  loadExtraCertificates(path, {});
   return path;
 }

@@ -109,6 +109,14 @@ describe('printCachedToken', () => {
     }
   });
 
+  test("hands over when the settings name another service than the profile's (the full CLI warns)", async () => {
+    const t = setup();
+    writeProfiles(t.configDir, { default: { base_url: 'http://127.0.0.1:9999', client_id: 'demo-client' } });
+    t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
+    expect(await printCachedToken(t.ctx)).toBe(false);
+    expect(t.out() + t.err()).toBe('');
+  });
+
   test('leaves a damaged credentials file where it is, for the full CLI to set aside and report', async () => {
     const t = setup();
     t.store('{ not json');

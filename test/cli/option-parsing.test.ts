@@ -109,6 +109,9 @@ describe("the launcher's parser reads the model as commander does", () => {
     ['profile', 'show', 'work', '--json'],
     ['profile', 'use', 'work'],
     ['completion', 'zsh'],
+    ['exec', '--', 'env', '-0', '--profile', 'x', '--'],
+    ['--profile', 'ci', 'exec', '--min-ttl=300', '--no-store', '--', 'node', '--help'],
+    ['exec', 'env', '--min-ttl', '5', '--', 'x', '-y'],
   ])('%j', async (...argv) => {
     const recorded = await recordRun(argv);
     const parsed = parseArgv(PROGRAM, argv);
@@ -117,8 +120,9 @@ describe("the launcher's parser reads the model as commander does", () => {
       path: recorded.path,
       globals: recorded.globals,
       options: recorded.options,
-      // commander gives an optional argument that was not given as undefined.
-      operands: recorded.operands.filter((operand) => operand !== undefined),
+      // commander gives an optional argument that was not given as undefined, and a variadic
+      // one (exec's command line) as one array.
+      operands: recorded.operands.flat().filter((operand) => operand !== undefined),
     });
   });
 
@@ -139,7 +143,10 @@ describe("the launcher's parser reads the model as commander does", () => {
     [['profile']],
     [['profile', 'use']],
     [['completion', 'tcsh']],
-    [['exec', '--', 'env']],
+    [['exec', '--']],
+    [['exec']],
+    [['token', '--', 'x']],
+    [['--', 'token']],
     [['serve', '--allow-host', 'a']],
     [['serve', '--control-token', 'x']],
   ])('gives up on %j', (argv) => {

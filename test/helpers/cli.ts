@@ -27,6 +27,8 @@ export interface RunOptions {
   cwd?: string;
   /** Runs the CLI under this umask (through /bin/sh), e.g. '000'. */
   umask?: string;
+  /** The script node runs instead of bin/tokencli.js (e.g. the full CLI without the launcher). */
+  entry?: string;
 }
 
 /** A temporary directory, removed after the test file (test/setup/remove-temp-dirs.ts). */
@@ -69,9 +71,9 @@ export function runCli(args: string[], options: RunOptions = {}): Promise<CliRes
   const command = options.umask
     ? ([
         '/bin/sh',
-        ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, BIN, ...args],
+        ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, options.entry ?? BIN, ...args],
       ] as const)
-    : ([process.execPath, [BIN, ...args]] as const);
+    : ([process.execPath, [options.entry ?? BIN, ...args]] as const);
   const child = spawn(command[0], [...command[1]], {
     env: cleanEnv(options.env),
     cwd: options.cwd,

@@ -42,8 +42,11 @@ export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedA
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--') {
-      // Operands after `--` (exec's command line) are not read here yet.
-      return undefined;
+      // Everything after `--` is an operand, as commander reads it (exec's command line, whose
+      // own flags must not be taken for tokencli's); only where the command takes a list.
+      if (!command?.arguments?.at(-1)?.variadic) return undefined;
+      operands.push(...args.slice(i + 1));
+      break;
     }
     if (arg.startsWith('--')) {
       const equals = arg.indexOf('=');
@@ -82,7 +85,7 @@ export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedA
   }
   if (!command || command.subcommands) return undefined;
   const declared = command.arguments ?? [];
-  if (operands.length > declared.length) return undefined;
+  if (operands.length > declared.length && !declared.at(-1)?.variadic) return undefined;
   for (const [index, argument] of declared.entries()) {
     const operand = operands[index];
     if (operand === undefined ? argument.required : argument.choices && !argument.choices.includes(operand))

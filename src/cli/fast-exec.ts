@@ -1,0 +1,47 @@
+/**
+ * The launcher's light answer to `tokencli exec [--min-ttl S] -- CMD [ARGS…]` (as light-argv.ts
+ * parsed it) when the profile's cached token is fresh: the same token the full `exec` would take
+ * from the cache (fast-token.ts, with the functions the full CLI uses), and CMD run by the very
+ * code the full command runs it with (exec-child.ts: its environment, signals passed on, its exit
+ * status, 127/126 when it cannot be started). Every other case is declined before CMD starts,
+ * with nothing printed — a flag that may read stdin or renew (`--force`, `--email`, the `-stdin`
+ * flags, `--end-other-sessions`), `--verbose`, an empty CMD, no fresh token — and the full CLI runs.
+ */
+
+import { CommandExit } from './command-exit.js';
+import type { ParsedCommand } from './command-model/parse-argv.js';
+import type { CommandContext, GlobalOptions } from './context.js';
+import { runWithToken } from './exec-child.js';
+import { cachedToken, LIGHT_GLOBALS } from './fast-token.js';
+import { processIO } from './io.js';
+
+/** `--no-store` changes only what a renewal would do; the cached answer is the same. */
+const LIGHT_OPTIONS = new Set(['minTtl', 'store']);
+
+/**
+ * CMD's exit status once it ran (or 127/126, said on stderr, when it could not be started), or
+ * false, having printed and started nothing, for the full CLI to run.
+ */
+export async function answer(parsed: ParsedCommand, io = processIO()): Promise<number | false> {
+  const { globals, options, operands } = parsed;
+  if (globals.verbose !== false) return false;
+  for (const key of Object.keys(globals)) if (key !== 'verbose' && !LIGHT_GLOBALS.has(key)) return false;
+  for (const key of Object.keys(options)) if (!LIGHT_OPTIONS.has(key)) return false;
+  const [command, ...args] = operands;
+  // No command: the full CLI says so, as it does.
+  if (command === undefined || command === '') return false;
+  const ctx: CommandContext = {
+    io,
+    globals: globals as unknown as GlobalOptions,
+    signal: new AbortController().signal,
+  };
+  const minTtl = typeof options.minTtl === 'string' ? options.minTtl : undefined;
+  const cached = await cachedToken(ctx, minTtl);
+  if (!cached) return false;
+  try {
+    return await runWithToken(command, args, cached.record, cached.service, ctx);
+  } catch (error) {
+    if (error instanceof CommandExit) return error.exitCode;
+    throw error;
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The launcher's answer to `tokencli info` (any of its flags, as light-argv.ts read them): info's
+ * own run function without commander (light-run.ts), so the tokeninfo request goes through the
+ * same session and HTTP code (node's HTTP client unless a proxy is set, docs/design.md), prints
+ * the same table or JSON, and every refusal or failure is dropped, worded and exited with exactly
+ * as by the full CLI — once: nothing is handed over after the request, so nothing is asked twice.
+ */
+import type { ParsedCommand } from './command-model/parse-argv.js';
+import { run } from './commands/info.js';
+import { infoCommand } from './commands/info-command.js';
+import type { IO } from './io.js';
+import { runLight } from './light-run.js';
+
+export function answer(parsed: ParsedCommand, io?: IO): Promise<number> {
+  return runLight(parsed, run, infoCommand, io);
+}
