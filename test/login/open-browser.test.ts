@@ -13,7 +13,9 @@ function fakeBrowser(name: string, status = 0): { program: string; record: strin
   const program = join(dir, name);
   writeFileSync(
     program,
-    `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv.slice(2)));\nprocess.exit(${status});\n`,
+    // Written under another name, then renamed: the test polls for the record, which must never
+    // be seen created but not yet written.
+    `#!${process.execPath}\nconst fs = require('node:fs');\nfs.writeFileSync(${JSON.stringify(`${record}.part`)}, JSON.stringify(process.argv.slice(2)));\nfs.renameSync(${JSON.stringify(`${record}.part`)}, ${JSON.stringify(record)});\nprocess.exit(${status});\n`,
   );
   chmodSync(program, 0o755);
   return { program, record };
