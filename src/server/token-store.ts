@@ -114,7 +114,10 @@ export class TokenStore {
 
   /** Whole seconds left before `expiresAt`: the `expires_in` of docs/contract.md §1 rule 4. */
   secondsLeft(expiresAt: number): number {
-    return Math.max(0, Math.floor((expiresAt - this.now()) / 1000));
+    // Rounded, not floored: a token answered a millisecond after it was issued still has its
+    // whole life (3600, not 3599), whatever the load on the machine; clients compare it with
+    // their own whole-second settings (`--min-ttl`).
+    return Math.max(0, Math.round((expiresAt - this.now()) / 1000));
   }
 
   issueCode(

@@ -36,6 +36,14 @@ describe('client credentials grant', () => {
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 
+  test('a token answered a moment after it was issued reports its whole life', async () => {
+    // Every reading of the clock is a millisecond later, as on a busy machine.
+    let ms = 1_800_000_000_000;
+    const service = await startService(undefined, { now: () => ms++ });
+    const r = await clientCredentials(service.baseUrl);
+    expect(r.body.expires_in).toBe(3600);
+  });
+
   test('every token is new', async () => {
     const service = await startService();
     const a = await clientCredentials(service.baseUrl);
