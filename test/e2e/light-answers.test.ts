@@ -177,7 +177,8 @@ const steady = (r: CliResult) => ({
   ...output(r),
   stdout: r.stdout
     .split('\n')
-    .map((line) => (/expires/.test(line) ? line.replace(/\d+/g, '#') : line))
+    // The time left moves between the two runs, and with it its units ("in 1h", "in 59m 59s").
+    .map((line) => (/expires/.test(line) ? line.replace(/\d+[dhms]?/g, '#').replace(/#(?: #)+/g, '#') : line))
     .join('\n'),
 });
 
