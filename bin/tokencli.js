@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Tiny launcher. It reads argv against the command model (dist/cli-bundle/light-argv.js, without
-// commander): `--version` and the commands with a light answer are answered here when they can be
-// (src/cli/light-argv.ts lists them: a cached `token` with any of its flags, `exec` with a cached
-// token); everything else — help, errors, unknown flags, anything that may prompt or renew — and
-// any light answer that declines goes to the full CLI, the bundled entry (scripts/bundle.mjs says why), which decides every
-// message.
+// commander): `--version` and the commands with a light answer (src/cli/light-argv.ts lists them:
+// `token` and `exec` from the cache, `info`, `status`, `profile list|show`) are answered here when
+// they can be; everything else — help, errors, unknown flags, anything that may prompt or renew —
+// and any light answer that declines goes to the full CLI, the bundled entry (scripts/bundle.mjs
+// says why), which decides every message.
 const { enableCompileCache } = process.getBuiltinModule('node:module');
 if (enableCompileCache) {
   // Node ≥ 22: compiled code is cached between runs, in a per-user cache directory; without a

@@ -10,9 +10,8 @@
 
 import { CommandExit } from './command-exit.js';
 import type { ParsedCommand } from './command-model/parse-argv.js';
-import type { CommandContext, GlobalOptions } from './context.js';
 import { runWithToken } from './exec-child.js';
-import { cachedToken, LIGHT_GLOBALS } from './fast-token.js';
+import { cachedToken, lightContext } from './fast-token.js';
 import { processIO } from './io.js';
 
 /** `--no-store` changes only what a renewal would do; the cached answer is the same. */
@@ -23,18 +22,11 @@ const LIGHT_OPTIONS = new Set(['minTtl', 'store']);
  * false, having printed and started nothing, for the full CLI to run.
  */
 export async function answer(parsed: ParsedCommand, io = processIO()): Promise<number | false> {
-  const { globals, options, operands } = parsed;
-  if (globals.verbose !== false) return false;
-  for (const key of Object.keys(globals)) if (key !== 'verbose' && !LIGHT_GLOBALS.has(key)) return false;
-  for (const key of Object.keys(options)) if (!LIGHT_OPTIONS.has(key)) return false;
+  const { options, operands } = parsed;
+  const ctx = lightContext(parsed, LIGHT_OPTIONS, io);
   const [command, ...args] = operands;
   // No command: the full CLI says so, as it does.
-  if (command === undefined || command === '') return false;
-  const ctx: CommandContext = {
-    io,
-    globals: globals as unknown as GlobalOptions,
-    signal: new AbortController().signal,
-  };
+  if (!ctx || command === undefined || command === '') return false;
   const minTtl = typeof options.minTtl === 'string' ? options.minTtl : undefined;
   const cached = await cachedToken(ctx, minTtl);
   if (!cached) return false;

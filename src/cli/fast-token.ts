@@ -39,7 +39,7 @@ export interface CachedTokenOptions {
 }
 
 /** The global flags a cached answer reads; any other leaves the run to the full CLI. */
-export const LIGHT_GLOBALS: ReadonlySet<string> = new Set([
+const LIGHT_GLOBALS: ReadonlySet<string> = new Set([
   'profile',
   'baseUrl',
   'clientId',
@@ -52,21 +52,30 @@ export const LIGHT_GLOBALS: ReadonlySet<string> = new Set([
 const LIGHT_OPTIONS = new Set(['format', 'json', 'showTokens', 'minTtl', 'store']);
 
 /**
+ * The context a cached answer runs in, or undefined when the command line gives a flag the cached
+ * answer does not read (`--verbose`, or any flag outside `lightGlobals`/`lightOptions`): the full
+ * CLI runs then.
+ */
+export function lightContext(
+  parsed: ParsedCommand,
+  lightOptions: ReadonlySet<string>,
+  io: CommandContext['io'],
+): CommandContext | undefined {
+  const { globals, options } = parsed;
+  if (globals.verbose !== false) return undefined;
+  for (const key of Object.keys(globals)) if (key !== 'verbose' && !LIGHT_GLOBALS.has(key)) return undefined;
+  for (const key of Object.keys(options)) if (!lightOptions.has(key)) return undefined;
+  return { io, globals: globals as unknown as GlobalOptions, signal: new AbortController().signal };
+}
+
+/**
  * Answers `tokencli token …` as light-argv.ts parsed it, or returns false (having printed nothing)
  * for the full CLI to run. Never throws.
  */
 export async function answerToken(parsed: ParsedCommand, io = processIO()): Promise<boolean> {
-  const { globals, options } = parsed;
-  if (globals.verbose !== false) return false;
-  for (const key of Object.keys(globals)) if (key !== 'verbose' && !LIGHT_GLOBALS.has(key)) return false;
   // `--no-store` changes only what a renewal would do; the cached answer is the same.
-  for (const key of Object.keys(options)) if (!LIGHT_OPTIONS.has(key)) return false;
-  const ctx: CommandContext = {
-    io,
-    globals: globals as unknown as GlobalOptions,
-    signal: new AbortController().signal,
-  };
-  return printCachedToken(ctx, options as CachedTokenOptions);
+  const ctx = lightContext(parsed, LIGHT_OPTIONS, io);
+  return ctx !== undefined && printCachedToken(ctx, parsed.options as CachedTokenOptions);
 }
 
 const WHOLE_SECONDS = /^\d+$/;

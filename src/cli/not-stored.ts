@@ -8,7 +8,9 @@
 import { NotLoggedInError, TokencliError } from '../errors.js';
 import type { NotStoredReason } from '../session/kept.js';
 import type { ServiceOverride, Settings } from '../session/settings.js';
+import type { Deps } from './deps.js';
 import { FLAG_OF_SETTING, originName } from './setting-names.js';
+import { note } from './token-output.js';
 
 const SETTING_WORDS: Record<ServiceOverride['setting'], string> = {
   baseUrl: 'base URL',
@@ -51,9 +53,9 @@ export function notStoredWhy(reason: NotStoredReason, settings: Settings): strin
   }
 }
 
-/** The hint after a token that was not stored, where there is something to do about it. */
-export function notStoredHint(reason: NotStoredReason, settings: Settings): string | undefined {
-  return reason === 'service_override' ? keepHint(settings) : undefined;
+/** Says the hint after a token that was not stored, where there is something to do about it. */
+export function noteNotStoredHint(deps: Deps, reason: NotStoredReason, settings: Settings): void {
+  if (reason === 'service_override') note(deps, `hint: ${keepHint(settings)}`);
 }
 
 /**

@@ -20,9 +20,13 @@ export function wholeLifeSeconds(record: TokenRecord): number {
  * and would renew on every call; it then counts as half that life (docs/contract.md §2.3).
  */
 export function requiredLifeMs(record: TokenRecord, minTtlSeconds: number): number {
-  const wanted = minTtlSeconds * 1000;
-  const life = wholeLifeSeconds(record) * 1000;
-  return life > 0 && wanted >= life ? life / 2 : wanted;
+  const life = wholeLifeSeconds(record);
+  return minTtlCountsAsHalfLife(minTtlSeconds, life) ? (life * 1000) / 2 : minTtlSeconds * 1000;
+}
+
+/** Whether a minimum TTL cannot be met by a token of this whole life, and so counts as half of it. */
+export function minTtlCountsAsHalfLife(minTtlSeconds: number, lifeSeconds: number): boolean {
+  return lifeSeconds > 0 && minTtlSeconds >= lifeSeconds;
 }
 
 /** Whether a stored record was issued by this service to this client. */

@@ -8,7 +8,12 @@ import { TokencliError } from '../errors.js';
 import type { TokenSource } from '../oauth/types.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
-import { freshRecord, type ProfileTokens, wholeLifeSeconds } from './profile-tokens.js';
+import {
+  freshRecord,
+  minTtlCountsAsHalfLife,
+  type ProfileTokens,
+  wholeLifeSeconds,
+} from './profile-tokens.js';
 import { toRecord } from './record-from-tokens.js';
 import type { SecretSource } from './secret-source.js';
 import type { Session } from './session.js';
@@ -138,10 +143,10 @@ async function renew(
 
 /**
  * Said when a renewal gives a token whose whole life is not longer than the minimum TTL asked for:
- * that minimum counts as half the life (requiredLifeMs), which the caller should know.
+ * that minimum counts as half the life (minTtlCountsAsHalfLife), which the caller should know.
  */
 function announceShortLife(session: Session, record: TokenRecord, minTtlSeconds: number): void {
   const lifeSeconds = wholeLifeSeconds(record);
-  if (!(lifeSeconds > 0) || minTtlSeconds < lifeSeconds) return;
+  if (!minTtlCountsAsHalfLife(minTtlSeconds, lifeSeconds)) return;
   session.emit({ code: 'min_ttl_too_long', minTtlSeconds, lifeSeconds });
 }

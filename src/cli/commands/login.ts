@@ -5,7 +5,7 @@
 import { UsageError } from '../../errors.js';
 import { browserLogin } from '../../session/login.js';
 import type { Deps } from '../deps.js';
-import { notStoredHint, notStoredWhy } from '../not-stored.js';
+import { noteNotStoredHint, notStoredWhy } from '../not-stored.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 
 export interface LoginOptions {
@@ -62,6 +62,5 @@ export async function run(options: LoginOptions, deps: Deps): Promise<void> {
     deps,
     `Logged in${who}, but the tokens were not stored: ${notStoredWhy(result.notStored, settings)}. ${expirySummary(record)}`,
   );
-  const hint = notStoredHint(result.notStored, settings);
-  if (hint) note(deps, `hint: ${hint}`);
+  noteNotStoredHint(deps, result.notStored, settings);
 }

@@ -1,7 +1,7 @@
 /** `tokencli refresh`: exchanges the stored refresh token now (refresh_token grant). */
 import { refreshNow } from '../../session/refresh.js';
 import type { Deps } from '../deps.js';
-import { notStoredHint, notStoredWhy, withOverrideHint } from '../not-stored.js';
+import { noteNotStoredHint, notStoredWhy, withOverrideHint } from '../not-stored.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 
 export interface RefreshOptions {
@@ -33,6 +33,5 @@ export async function run(options: RefreshOptions, deps: Deps): Promise<void> {
     deps,
     `Refreshed, but the new token was not stored: ${notStoredWhy(result.notStored, settings)}. ${expirySummary(record)}`,
   );
-  const hint = notStoredHint(result.notStored, settings);
-  if (hint) note(deps, `hint: ${hint}`);
+  noteNotStoredHint(deps, result.notStored, settings);
 }

@@ -13,7 +13,7 @@ import { readInput } from '../../saml/read-input.js';
 import { signAssertion } from '../../saml/sign-assertion.js';
 import { exchangeSaml, type SamlDocument } from '../../session/saml-exchange.js';
 import type { Deps } from '../deps.js';
-import { notStoredHint, notStoredWhy } from '../not-stored.js';
+import { noteNotStoredHint, notStoredWhy } from '../not-stored.js';
 import { assertOneStdinReader } from '../secrets.js';
 import { expirySummary, note, printTokenJson } from '../token-output.js';
 
@@ -172,6 +172,5 @@ export async function run(options: SsoOptions, deps: Deps): Promise<void> {
     ? `stored in profile ${settings.profile}`
     : `not stored: ${notStoredWhy(result.notStored, settings)}`;
   note(deps, `Signed in${who} with SSO (${where}). ${expirySummary(record)}`);
-  const hint = result.stored ? undefined : notStoredHint(result.notStored, settings);
-  if (hint) note(deps, `hint: ${hint}`);
+  if (!result.stored) noteNotStoredHint(deps, result.notStored, settings);
 }
