@@ -2,6 +2,9 @@
 // chunk per lazily imported command. Start-up is dominated by module resolution and commander's
 // CommonJS loading; one pre-resolved ESM graph makes `tokencli token` from the cache markedly
 // cheaper (see `npm run bench`). Heavy runtime dependencies stay external and load on demand.
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -40,6 +43,9 @@ const lazyChildProcessPlugin = {
   },
 };
 
+/** The first line of each light bundle, before its build's hash: bin/tokencli.js reads it. */
+const LIGHT_BUNDLE_HEADER = '// tokencli light bundle ';
+
 const external = ['undici', 'undici/*', 'chalk', 'open', '@napi-rs/keyring', 'xml-crypto', '@xmldom/xmldom'];
 
 await build({
@@ -67,29 +73,48 @@ await build({
  * parser over it, src/cli/light-argv.ts; also answers `--version`, so it stays tiny) and one
  * file per light answer it names (fast-token: a cached `tokencli token`; fast-exec: `exec`
  * with a cached token; fast-info, fast-status, fast-profile: `info`, `status`, `profile list|show`,
- * by their own run functions, src/cli/light-run.ts). One file each, whatever they share, because node's ESM loader pays about a
- * millisecond per module file, so the dozen shared chunks the split build would give them cost
- * more than the code in them (measured: ~15 ms against ~4 ms to import).
- * The same sources as the full CLI, compiled a second time; not a second implementation.
+ * by their own run functions, src/cli/light-run.ts). The same sources as the full CLI, compiled a
+ * second time; not a second implementation.
+ *
+ * One file each, whatever they share, because node's ESM loader pays about a millisecond per
+ * module file. And not ES modules at all: each is a CommonJS-shaped script that the launcher
+ * compiles itself with node:vm, so that it can keep V8's code cache of it between runs on every
+ * Node line (bin/tokencli.js says why; Node 20 has no module compile cache). The launcher gives
+ * each script four names: `exports`, `module`, `require` (node's builtins only, which it takes
+ * straight from process.getBuiltinModule: no ES module facade, no property copying) and
+ * `__import` (a dynamic import made from the launcher, for the packages loaded on demand: a
+ * script compiled by node:vm cannot import by itself without an experimental flag).
+ * The first line names the build (a hash of the rest), which keys the code cache; the second
+ * makes the body strict, as the ES modules it comes from.
  */
-await build({
-  entryPoints: {
-    'light-argv': 'src/cli/light-argv.ts',
-    'fast-token': 'src/cli/fast-token.ts',
-    'fast-exec': 'src/cli/fast-exec.ts',
-    'fast-info': 'src/cli/fast-info.ts',
-    'fast-status': 'src/cli/fast-status.ts',
-    'fast-profile': 'src/cli/fast-profile.ts',
-  },
+const lightBundles = ['light-argv', 'fast-token', 'fast-exec', 'fast-info', 'fast-status', 'fast-profile'];
+const light = await build({
+  entryPoints: Object.fromEntries(lightBundles.map((name) => [name, `src/cli/${name}.ts`])),
   outdir: 'dist/cli-bundle',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   splitting: false,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20.18',
   packages: 'bundle',
   external,
-  plugins: [builtinsWithoutFacadePlugin],
   logLevel: 'warning',
   legalComments: 'none',
+  write: false,
 });
+if (light.warnings.length > 0) throw new Error('the light bundles must build without warnings');
+for (const output of light.outputFiles) {
+  const name = basename(output.path);
+  // esbuild prints every dynamic import it leaves (external packages, builtins) as `import("…")`.
+  let code = output.text.replaceAll('import("', '__import("');
+  if (/\bimport\s*\(/.test(code)) throw new Error(`${name}: a dynamic import esbuild left in another form`);
+  for (const [, id] of code.matchAll(/\brequire\("([^"]*)"\)/g)) {
+    if (!id.startsWith('node:')) throw new Error(`${name}: require("${id}") is not a node: builtin`);
+  }
+  if (/\brequire\s*\((?!")/.test(code)) throw new Error(`${name}: require() of a computed name`);
+  // Strict mode, as the ES modules they come from: the launcher runs each as a function's body.
+  code = `"use strict";\n${code.replace(/^"use strict";\n/, '')}`;
+  const hash = createHash('sha256').update(code).digest('base64url').slice(0, 16);
+  writeFileSync(output.path, `${LIGHT_BUNDLE_HEADER}${hash}\n${code}`);
+}

@@ -8,7 +8,10 @@
  * every `npm pack`/`npm install` a test runs); it defaults to `node-compile-cache` in the temporary
  * directory and is meant to outlive the process, so it is not a leak of ours. The run points it at
  * a directory of its own beside the checked one (NODE_COMPILE_CACHE, inherited like TMPDIR) and
- * removes that at the end, so the check still sees every other leftover.
+ * removes that at the end, so the check still sees every other leftover. The CLI's own code cache
+ * (bin/tokencli.js; in the user's cache directory, never under TMPDIR) gets the same treatment
+ * through XDG_CACHE_HOME, so the CLIs the tests start use it, as users' do, without writing into
+ * the developer's home.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,14 +21,20 @@ export default function setup(): () => void {
   const systemTemp = tmpdir();
   const runTemp = unregisteredTempDir(systemTemp, 'tokencli-test-run-');
   const compileCache = unregisteredTempDir(systemTemp, 'tokencli-test-compile-cache-');
+  const userCache = unregisteredTempDir(systemTemp, 'tokencli-test-cache-');
   const previousCompileCache = process.env.NODE_COMPILE_CACHE;
+  const previousUserCache = process.env.XDG_CACHE_HOME;
   process.env.TMPDIR = runTemp;
   process.env.NODE_COMPILE_CACHE = compileCache;
+  process.env.XDG_CACHE_HOME = userCache;
   return () => {
     const left = readdirSync(runTemp);
     rmSync(runTemp, { recursive: true, force: true });
     rmSync(compileCache, { recursive: true, force: true });
+    rmSync(userCache, { recursive: true, force: true });
     process.env.TMPDIR = systemTemp;
+    if (previousUserCache === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = previousUserCache;
     if (previousCompileCache === undefined) delete process.env.NODE_COMPILE_CACHE;
     else process.env.NODE_COMPILE_CACHE = previousCompileCache;
     if (left.length > 0) {

@@ -1,0 +1,153 @@
+/**
+ * The launcher's code cache of the light bundles (bin/tokencli.js): kept in the user's cache
+ * directory, private, named after each bundle's build, rewritten when V8 refuses it, never under
+ * TMPDIR, and never a reason for a run to fail or to print anything.
+ */
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { VERSION } from '../../src/version.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { serveForFile } from '../helpers/serve.js';
+import { demoEnv } from './env.js';
+
+const serve = serveForFile();
+const BUNDLES = resolve(import.meta.dirname, '../../dist/cli-bundle');
+const HEADER = '// tokencli light bundle ';
+
+/** The build name on a light bundle's first line (scripts/bundle.mjs). */
+function buildOf(bundle: string): string {
+  const firstLine = readFileSync(join(BUNDLES, `${bundle}.cjs`), 'utf8').split('\n', 1)[0] ?? '';
+  expect(firstLine.startsWith(HEADER)).toBe(true);
+  return firstLine.slice(HEADER.length);
+}
+
+/** A cache home outside the child's TMPDIR, and the directory the launcher keeps its code cache in. */
+function cacheHome(): { env: Record<string, string>; dir: string } {
+  const root = tempDir('tokencli-code-cache-');
+  const tmp = join(root, 'tmp');
+  mkdirSync(tmp);
+  const home = join(root, 'cache');
+  return {
+    env: { XDG_CACHE_HOME: home, TMPDIR: tmp },
+    dir: join(home, 'tokencli', 'code-cache', `${process.version}-${process.arch}`),
+  };
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe('the light bundles’ code cache', () => {
+  test('is written once, private, named after the build, and used as it is by the next runs', async () => {
+    const { env, dir } = cacheHome();
+    const first = await runCli(['--version'], { env });
+    expect(first).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    const file = join(dir, `light-argv-${buildOf('light-argv')}`);
+    expect(readdirSync(dir)).toEqual([`light-argv-${buildOf('light-argv')}`]);
+    expect(mode(file)).toBe(0o600);
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(join(dir, '..'))).toBe(0o700);
+    const written = statSync(file);
+
+    const second = await runCli(['--version'], { env });
+    expect(second).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    // Accepted by V8, so not written again.
+    expect(statSync(file).mtimeMs).toBe(written.mtimeMs);
+    expect(statSync(file).ino).toBe(written.ino);
+  });
+
+  test('a cached token is answered the same with the cache as without, and each bundle gets its own', async () => {
+    const { env: cacheEnv, dir } = cacheHome();
+    const env = { ...demoEnv(serve.baseUrl), ...cacheEnv };
+    const filled = await runCli(['token'], { env });
+    expect(filled.code).toBe(0);
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await runCli(['token', '--format', 'header'], { env }));
+    for (const run of runs) {
+      expect(run).toMatchObject({
+        code: 0,
+        stdout: `Authorization: Bearer ${filled.stdout.trim()}\n`,
+        stderr: '',
+      });
+    }
+    expect(readdirSync(dir).sort()).toEqual(
+      [`fast-token-${buildOf('fast-token')}`, `light-argv-${buildOf('light-argv')}`].sort(),
+    );
+  });
+
+  test.each([
+    ['not a code cache at all', () => Buffer.from('not a V8 code cache\n'.repeat(50))],
+    ['cut short', (valid: Buffer) => valid.subarray(0, valid.length >> 1)],
+    ['empty', () => Buffer.alloc(0)],
+  ])('one that is %s is refused, the run is unaffected, and it is written anew', async (_name, damage) => {
+    const { env, dir } = cacheHome();
+    expect((await runCli(['--version'], { env })).code).toBe(0);
+    const file = join(dir, `light-argv-${buildOf('light-argv')}`);
+    const valid = readFileSync(file);
+    writeFileSync(file, damage(valid));
+
+    const run = await runCli(['--version'], { env });
+    expect(run).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    const rewritten = readFileSync(file);
+    expect(rewritten.length).toBeGreaterThan(1000);
+    expect(rewritten.equals(damage(valid))).toBe(false);
+    // The new one is accepted: the next run leaves it alone.
+    const { mtimeMs } = statSync(file);
+    expect((await runCli(['--version'], { env })).code).toBe(0);
+    expect(statSync(file).mtimeMs).toBe(mtimeMs);
+  });
+
+  test('caches of other builds of a bundle, and files a killed writer left, are removed when it is written', async () => {
+    const { env, dir } = cacheHome();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'light-argv-OLDBUILD'), 'old');
+    writeFileSync(join(dir, `light-argv-${buildOf('light-argv')}.12345.partial`), 'half');
+    writeFileSync(join(dir, 'fast-token-OLDBUILD'), 'another bundle’s, kept until that one is written');
+
+    expect((await runCli(['--version'], { env })).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['fast-token-OLDBUILD', `light-argv-${buildOf('light-argv')}`]);
+  });
+
+  test('nothing is cached under TMPDIR (a throw-away home)', async () => {
+    const root = tempDir('tokencli-code-cache-');
+    const env = { XDG_CACHE_HOME: join(root, 'cache'), TMPDIR: root, HOME: join(root, 'home') };
+    expect(await runCli(['--version'], { env })).toMatchObject({
+      code: 0,
+      stdout: `${VERSION}\n`,
+      stderr: '',
+    });
+    expect(existsSync(join(root, 'cache'))).toBe(false);
+    expect(existsSync(join(root, 'home'))).toBe(false);
+  });
+
+  test('a cache directory that cannot be made or written costs nothing but speed', async () => {
+    const { env, dir } = cacheHome();
+    // A file where the cache directory's parent should be.
+    mkdirSync(join(dir, '..', '..'), { recursive: true });
+    writeFileSync(join(dir, '..'), 'in the way');
+    expect(await runCli(['--version'], { env })).toMatchObject({
+      code: 0,
+      stdout: `${VERSION}\n`,
+      stderr: '',
+    });
+
+    const other = cacheHome();
+    mkdirSync(other.dir, { recursive: true });
+    chmodSync(other.dir, 0o500);
+    try {
+      const run = await runCli(['--version'], { env: other.env });
+      expect(run).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+      // Root may write there anyway; anyone else may not.
+      if (process.getuid?.() !== 0) expect(readdirSync(other.dir)).toEqual([]);
+    } finally {
+      chmodSync(other.dir, 0o700);
+    }
+  });
+});
