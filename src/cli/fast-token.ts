@@ -65,7 +65,16 @@ export function lightContext(
   if (globals.verbose !== false) return undefined;
   for (const key of Object.keys(globals)) if (key !== 'verbose' && !LIGHT_GLOBALS.has(key)) return undefined;
   for (const key of Object.keys(options)) if (!lightOptions.has(key)) return undefined;
-  return { io, globals: globals as unknown as GlobalOptions, signal: new AbortController().signal };
+  // Made when first asked for: a cached answer never is, and AbortController costs a module load.
+  let signal: AbortSignal | undefined;
+  return {
+    io,
+    globals: globals as unknown as GlobalOptions,
+    get signal() {
+      signal ??= new AbortController().signal;
+      return signal;
+    },
+  };
 }
 
 /**

@@ -7,7 +7,6 @@
  * Transport failures become NetworkError (exit 5). Any HTTP status, error or not, is returned to
  * the caller, which knows what the body should be.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { VERSION } from '../version.js';
 import { dispatcherFor, wholeMs } from './dispatcher.js';
 import { classifyNetworkError, isNotConnected, NetworkError, timeoutError } from './network-error.js';
@@ -123,7 +122,8 @@ async function attemptOnce(
   const deadline = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, deadline]) : deadline;
   settings.trace?.(requestLine({ method, url, headers, body: request.body, attempt }, secrets));
-  const started = performance.now();
+  // Timed only for the trace: the clock of `performance` is a module load of its own.
+  const started = settings.trace ? performance.now() : 0;
   try {
     const res = await dispatcher.request({
       origin: url.origin,
@@ -176,6 +176,8 @@ async function pause(settings: HttpSettings, ms: number, signal: AbortSignal | u
   if (settings.sleep) await settings.sleep(ms);
   else {
     try {
+      // Loaded on the first retry only: a call that succeeds at once never waits.
+      const { setTimeout: delay } = await import('node:timers/promises');
       await delay(ms, undefined, signal ? { signal } : undefined);
     } catch (error) {
       throw signal?.reason ?? error;

@@ -82,6 +82,17 @@ describe('the light bundles’ code cache', () => {
     );
   });
 
+  test('an answer that declines to the full CLI leaves its bundle uncached, for a run that answers to cache', async () => {
+    const { env: cacheEnv, dir } = cacheHome();
+    const env = { ...demoEnv(serve.baseUrl), ...cacheEnv };
+    // Nothing cached yet: the light answer declines and the full CLI obtains the token.
+    const filled = await runCli(['token'], { env });
+    expect(filled.code).toBe(0);
+    expect(readdirSync(dir)).toEqual([`light-argv-${buildOf('light-argv')}`]);
+    expect((await runCli(['token'], { env })).stdout).toBe(filled.stdout);
+    expect(readdirSync(dir)).toContain(`fast-token-${buildOf('fast-token')}`);
+  });
+
   test.each([
     ['not a code cache at all', () => Buffer.from('not a V8 code cache\n'.repeat(50))],
     ['cut short', (valid: Buffer) => valid.subarray(0, valid.length >> 1)],
