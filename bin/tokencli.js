@@ -50,6 +50,25 @@ const HEADER = '// tokencli light bundle ';
 /** Scripts compiled without an accepted cache, to be cached once the answer is out. */
 const uncached = [];
 
+/**
+ * node's builtin module `id`, loaded when a property is first read: a bundle requires at its top
+ * every builtin any of its code may use (node:os, for one, costs a third of a millisecond to load
+ * and is needed only when HOME is not set). The bundles only ever read properties of a builtin
+ * (scripts/bundle.mjs checks that esbuild copied none).
+ */
+function lazyBuiltin(id) {
+  let loaded;
+  return new Proxy(
+    {},
+    {
+      get(_, key) {
+        loaded ??= process.getBuiltinModule(id);
+        return loaded[key];
+      },
+    },
+  );
+}
+
 /** Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs) and returns its exports. */
 function loadLight(name) {
   const vm = process.getBuiltinModule('node:vm');
@@ -71,12 +90,7 @@ function loadLight(name) {
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected))
     uncached.push({ script, name, cacheFile });
   const module = { exports: {} };
-  script.runInThisContext()(
-    module.exports,
-    (id) => process.getBuiltinModule(id),
-    module,
-    (id) => import(id),
-  );
+  script.runInThisContext()(module.exports, lazyBuiltin, module, (id) => import(id));
   return module.exports;
 }
 

@@ -81,7 +81,8 @@ await build({
  * compiles itself with node:vm, so that it can keep V8's code cache of it between runs on every
  * Node line (bin/tokencli.js says why; Node 20 has no module compile cache). The launcher gives
  * each script four names: `exports`, `module`, `require` (node's builtins only, which it takes
- * straight from process.getBuiltinModule: no ES module facade, no property copying) and
+ * straight from process.getBuiltinModule when first used: no ES module facade, no property
+ * copying) and
  * `__import` (a dynamic import made from the launcher, for the packages loaded on demand: a
  * script compiled by node:vm cannot import by itself without an experimental flag).
  * The first line names the build (a hash of the rest), which keys the code cache; the second
@@ -113,6 +114,9 @@ for (const output of light.outputFiles) {
     if (!id.startsWith('node:')) throw new Error(`${name}: require("${id}") is not a node: builtin`);
   }
   if (/\brequire\s*\((?!")/.test(code)) throw new Error(`${name}: require() of a computed name`);
+  // The launcher's builtins are loaded on first use (bin/tokencli.js): reading their properties
+  // works, copying them (a default or namespace import of a builtin) would find none.
+  if (code.includes('__toESM(')) throw new Error(`${name}: a default or namespace import of a builtin`);
   // Strict mode, as the ES modules they come from: the launcher runs each as a function's body.
   code = `"use strict";\n${code.replace(/^"use strict";\n/, '')}`;
   const hash = createHash('sha256').update(code).digest('base64url').slice(0, 16);
