@@ -1,7 +1,7 @@
 // `npm run bench` (keychain part): the cached `tokencli token` with the keychain store, against
 // a real Secret Service: gnome-keyring in a private D-Bus session (the same session script the
-// keychain tests use), in a throw-away HOME but with node's compile cache in the user's own cache
-// directory. bench/cli.mjs does the timing (hyperfine -N, against an empty .mjs run alongside,
+// keychain tests use), in a throw-away HOME but with the launcher's code cache in the user's own
+// cache directory. bench/cli.mjs does the timing (hyperfine -N, against an empty .mjs run alongside,
 // inside the same session). Skipped, saying why, where the tools are missing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +23,7 @@ if (missing.length > 0) {
       HOME: home,
       XDG_DATA_HOME: join(home, '.local/share'),
       // The user's own cache directory, as a real user's run has one: with a HOME under TMPDIR the
-      // launcher would otherwise turn node's compile cache off (bin/tokencli.js says why).
+      // launcher would otherwise keep no code cache (bin/tokencli.js says why).
       XDG_CACHE_HOME: process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
       BODY: `"${process.execPath}" "${cli}" --keychain-only`,
     },
