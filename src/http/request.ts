@@ -176,8 +176,9 @@ async function pause(settings: HttpSettings, ms: number, signal: AbortSignal | u
   if (settings.sleep) await settings.sleep(ms);
   else {
     try {
-      // Loaded on the first retry only: a call that succeeds at once never waits.
-      const { setTimeout: delay } = await import('node:timers/promises');
+      // Loaded on the first retry only: a call that succeeds at once never waits. Not by
+      // `import()`: a bundle gives a builtin imported that way as a default export only.
+      const { setTimeout: delay } = process.getBuiltinModule('node:timers/promises');
       await delay(ms, undefined, signal ? { signal } : undefined);
     } catch (error) {
       throw signal?.reason ?? error;
