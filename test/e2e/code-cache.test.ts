@@ -126,6 +126,18 @@ describe('the light bundles’ code cache', () => {
     expect(readdirSync(dir).sort()).toEqual(['fast-token-OLDBUILD', `light-argv-${buildOf('light-argv')}`]);
   });
 
+  test('runs that start together on no cache all answer, and leave one whole cache file', async () => {
+    const { env, dir } = cacheHome();
+    const runs = await Promise.all(Array.from({ length: 8 }, () => runCli(['--version'], { env })));
+    for (const run of runs) expect(run).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    const name = `light-argv-${buildOf('light-argv')}`;
+    expect(readdirSync(dir)).toEqual([name]);
+    // Whole: V8 accepts it, so the next run does not write it again.
+    const { mtimeMs } = statSync(join(dir, name));
+    expect((await runCli(['--version'], { env })).code).toBe(0);
+    expect(statSync(join(dir, name)).mtimeMs).toBe(mtimeMs);
+  });
+
   test('nothing is cached under TMPDIR (a throw-away home)', async () => {
     const root = tempDir('tokencli-code-cache-');
     const env = { XDG_CACHE_HOME: join(root, 'cache'), TMPDIR: root, HOME: join(root, 'home') };
