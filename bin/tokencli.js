@@ -104,8 +104,9 @@ function saveCodeCaches(keep = () => true) {
     try {
       fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 });
       // Written aside and renamed: a run reading it meanwhile sees the old file or the new, whole.
-      const partial = `${cacheFile}.${process.pid}.partial`;
-      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      // A name of its own, created afresh ('wx'): two writers never share a partial file.
+      const partial = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;
+      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: 'wx' });
       fs.renameSync(partial, cacheFile);
       // Other builds' caches of this bundle (and partial files of killed writers) are of no use now.
       const current = cacheFile.slice(codeCacheDir.length + 1);
