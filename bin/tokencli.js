@@ -147,7 +147,10 @@ if (plan?.kind === 'version') {
     const { enableCompileCache } = process.getBuiltinModule('node:module');
     if (enableCompileCache && cacheRoot) {
       try {
-        enableCompileCache(join(cacheRoot, 'compile-cache'));
+        // Private like ours: node makes its own directories inside world-readable.
+        const dir = join(cacheRoot, 'compile-cache');
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        enableCompileCache(dir);
       } catch {
         // A cache that cannot be made only costs speed.
       }

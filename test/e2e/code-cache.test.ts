@@ -12,6 +12,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { VERSION } from '../../src/version.js';
@@ -136,6 +137,20 @@ describe('the light bundles’ code cache', () => {
     const { mtimeMs } = statSync(join(dir, name));
     expect((await runCli(['--version'], { env })).code).toBe(0);
     expect(statSync(join(dir, name)).mtimeMs).toBe(mtimeMs);
+  });
+
+  test('the full CLI keeps node’s compile cache (Node ≥ 22) beside it, in a private directory', async () => {
+    const { env, dir } = cacheHome();
+    const run = await runCli(['--help'], { env });
+    expect(run.code).toBe(0);
+    const compileCache = join(dir, '..', '..', 'compile-cache');
+    // Not in the Node 20 types this project compiles against.
+    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      expect(mode(compileCache)).toBe(0o700);
+      expect(readdirSync(compileCache).length).toBeGreaterThan(0);
+    } else {
+      expect(existsSync(compileCache)).toBe(false);
+    }
   });
 
   test('nothing is cached under TMPDIR (a throw-away home)', async () => {
