@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Tiny launcher. It reads argv against the command model (dist/cli-bundle/light-argv.cjs, without
+// The launcher. It reads argv against the command model (dist/cli-bundle/light-argv.cjs, without
 // commander): `--version` and the commands with a light answer (src/cli/light-argv.ts lists them:
 // `token` and `exec` from the cache, `info`, `status`, `profile list|show`) are answered here when
 // they can be; everything else — help, errors, unknown flags, anything that may prompt or renew —
 // and any light answer that declines goes to the full CLI, the bundled entry (scripts/bundle.mjs
 // says why), which decides every message.
+//
+// It is CommonJS (bin/package.json says so): node starts a CommonJS script without its ES module
+// loader, about 5 ms sooner than an ES module (bench/README.md), and nothing on the light path
+// needs that loader; the full CLI and the packages loaded on demand are imported as ES modules.
 //
 // The light bundles are compiled here, with node:vm, so that V8's code cache of each (its bytecode,
 // including every function the run compiled) can be kept between runs in the user's cache
@@ -17,7 +21,7 @@
 const fs = process.getBuiltinModule('node:fs');
 const { join, isAbsolute, sep } = process.getBuiltinModule('node:path');
 const env = process.env;
-const bundles = join(import.meta.dirname, '..', 'dist', 'cli-bundle');
+const bundles = join(__dirname, '..', 'dist', 'cli-bundle');
 
 /**
  * The user's cache directory (XDG / macOS / Windows), or undefined: without a home directory, or
@@ -120,42 +124,47 @@ function saveCodeCaches(keep = () => true) {
   }
 }
 
-const args = process.argv.slice(2);
-const plan = loadLight('light-argv').lightPlan(args);
-if (plan?.kind === 'version') {
-  try {
-    // Straight to the descriptor: building process.stdout costs more than the rest of this run.
-    fs.writeSync(1, `${plan.version}\n`);
-  } catch {
-    process.stdout.write(`${plan.version}\n`);
-  }
-  saveCodeCaches();
-} else {
-  // A light answer (dist/cli-bundle/<plan.module>.cjs): an exit code, or false to decline.
-  const code = plan ? await loadLight(plan.module).answer(plan) : false;
-  // A cache holds the functions its run compiled, and is kept as long as V8 accepts it: one of an
-  // answer that declined after its first steps would leave the rest of every answer uncached.
-  saveCodeCaches((name) => code !== false || name === 'light-argv');
-  if (code !== false) {
-    // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
-    // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
-    // which costs tens of milliseconds after the work is done (bench/keychain.mjs).
-    if (process.platform === 'linux') process.exit(code);
-    process.exitCode = code;
-  } else {
-    // Node ≥ 22 keeps the full CLI's compiled modules in its own compile cache, beside ours.
-    const { enableCompileCache } = process.getBuiltinModule('node:module');
-    if (enableCompileCache && cacheRoot) {
-      try {
-        // Private like ours: node makes its own directories inside world-readable.
-        const dir = join(cacheRoot, 'compile-cache');
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        enableCompileCache(dir);
-      } catch {
-        // A cache that cannot be made only costs speed.
-      }
+/** Answers lightly when it can, or runs the full CLI; an error it throws is a crash, as in any script. */
+async function launch() {
+  const args = process.argv.slice(2);
+  const plan = loadLight('light-argv').lightPlan(args);
+  if (plan?.kind === 'version') {
+    try {
+      // Straight to the descriptor: building process.stdout costs more than the rest of this run.
+      fs.writeSync(1, `${plan.version}\n`);
+    } catch {
+      process.stdout.write(`${plan.version}\n`);
     }
-    const { main } = await import('../dist/cli-bundle/main.js');
-    process.exitCode = await main(args);
+    saveCodeCaches();
+  } else {
+    // A light answer (dist/cli-bundle/<plan.module>.cjs): an exit code, or false to decline.
+    const code = plan ? await loadLight(plan.module).answer(plan) : false;
+    // A cache holds the functions its run compiled, and is kept as long as V8 accepts it: one of an
+    // answer that declined after its first steps would leave the rest of every answer uncached.
+    saveCodeCaches((name) => code !== false || name === 'light-argv');
+    if (code !== false) {
+      // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
+      // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
+      // which costs tens of milliseconds after the work is done (bench/keychain.mjs).
+      if (process.platform === 'linux') process.exit(code);
+      process.exitCode = code;
+    } else {
+      // Node ≥ 22 keeps the full CLI's compiled modules in its own compile cache, beside ours.
+      const { enableCompileCache } = process.getBuiltinModule('node:module');
+      if (enableCompileCache && cacheRoot) {
+        try {
+          // Private like ours: node makes its own directories inside world-readable.
+          const dir = join(cacheRoot, 'compile-cache');
+          fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+          enableCompileCache(dir);
+        } catch {
+          // A cache that cannot be made only costs speed.
+        }
+      }
+      const { main } = await import('../dist/cli-bundle/main.js');
+      process.exitCode = await main(args);
+    }
   }
 }
+
+void launch();
