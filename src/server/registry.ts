@@ -11,6 +11,7 @@ import {
   type SamlConfig,
   type ServiceConfig,
 } from './config.js';
+import { type AppJson, appJson } from './grants/answer-json.js';
 import type { GrantHandler } from './grants/grant.js';
 import { GRANT_HANDLERS } from './grants/index.js';
 import { digest, matchesDigest } from './secrets.js';
@@ -29,6 +30,8 @@ export interface AppEntry {
   readonly refreshTokens: boolean;
   readonly config: AppConfig;
   readonly secretDigest: Buffer;
+  /** Its fields of the token and tokeninfo answers, serialised once (grants/answer-json.ts). */
+  readonly json: AppJson;
 }
 
 /** A user, plus the session state of docs/contract.md §1 rule 10. */
@@ -36,6 +39,8 @@ export interface UserEntry {
   readonly email: string;
   readonly singleSession: boolean;
   readonly passwordDigest: Buffer;
+  /** The email as a JSON string, for the token and tokeninfo answers (grants/answer-json.ts). */
+  readonly emailJson: string;
   /**
    * Bumped when the user's sessions are ended (`endOtherSessions=True`): every token records the
    * generation it was issued in and is revoked once that is no longer current. O(1) revocation,
@@ -54,16 +59,18 @@ export class Registry {
 
   constructor(config: ServiceConfig) {
     for (const app of config.apps) {
+      const tokenType = app.token_type ?? PLATFORM_TOKEN_TYPE;
       this.#apps.set(app.client_id, {
         clientId: app.client_id,
         name: app.app_name,
         redirectUris: app.redirect_uris,
         grants: new Set(app.grants),
         grantHandlers: new Map(app.grants.map((name) => [name, GRANT_HANDLERS[name]])),
-        tokenType: app.token_type ?? PLATFORM_TOKEN_TYPE,
+        tokenType,
         refreshTokens: app.refresh_tokens,
         config: app,
         secretDigest: digest(app.client_secret),
+        json: appJson(tokenType, app.redirect_uris[0], app.app_name),
       });
     }
     for (const user of config.users) {
@@ -71,6 +78,7 @@ export class Registry {
         email: user.email,
         singleSession: user.single_session,
         passwordDigest: digest(user.password),
+        emailJson: JSON.stringify(user.email),
         generation: 0,
         liveUntil: 0,
       });
