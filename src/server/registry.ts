@@ -11,6 +11,7 @@ import {
   type SamlConfig,
   type ServiceConfig,
 } from './config.js';
+import { type AppJson, appJson } from './grants/answer-json.js';
 import type { GrantHandler } from './grants/grant.js';
 import { GRANT_HANDLERS } from './grants/index.js';
 import { digest, matchesDigest } from './secrets.js';
@@ -29,6 +30,8 @@ export interface AppEntry {
   readonly refreshTokens: boolean;
   readonly config: AppConfig;
   readonly secretDigest: Buffer;
+  /** Its fields of the token and tokeninfo answers, serialised once (grants/answer-json.ts). */
+  readonly json: AppJson;
 }
 
 /** A user, plus the session state of docs/contract.md §1 rule 10. */
@@ -36,6 +39,8 @@ export interface UserEntry {
   readonly email: string;
   readonly singleSession: boolean;
   readonly passwordDigest: Buffer;
+  /** The email as a JSON string, for the token and tokeninfo answers (grants/answer-json.ts). */
+  readonly emailJson: string;
   /**
    * Bumped when the user's sessions are ended (`endOtherSessions=True`): every token records the
    * generation it was issued in and is revoked once that is no longer current. O(1) revocation,
@@ -46,24 +51,35 @@ export interface UserEntry {
   liveUntil: number;
 }
 
+/** How many presented spellings of emails `user` remembers. */
+const MAX_SPELLINGS = 256;
+
 export class Registry {
   readonly #apps = new Map<string, AppEntry>();
   readonly #users = new Map<string, UserEntry>();
+  /**
+   * Users by the email as presented, for the spellings seen so far: the identity rule's regular
+   * expressions then run once per spelling instead of once per token request. Capped, so a client
+   * sending ever new spellings cannot grow it.
+   */
+  readonly #bySpelling = new Map<string, UserEntry | null>();
   /** Compared against for unknown emails, so they take as long as wrong passwords. */
   readonly #decoy = digest('tokencli decoy password');
 
   constructor(config: ServiceConfig) {
     for (const app of config.apps) {
+      const tokenType = app.token_type ?? PLATFORM_TOKEN_TYPE;
       this.#apps.set(app.client_id, {
         clientId: app.client_id,
         name: app.app_name,
         redirectUris: app.redirect_uris,
         grants: new Set(app.grants),
         grantHandlers: new Map(app.grants.map((name) => [name, GRANT_HANDLERS[name]])),
-        tokenType: app.token_type ?? PLATFORM_TOKEN_TYPE,
+        tokenType,
         refreshTokens: app.refresh_tokens,
         config: app,
         secretDigest: digest(app.client_secret),
+        json: appJson(tokenType, app.redirect_uris[0], app.app_name),
       });
     }
     for (const user of config.users) {
@@ -71,6 +87,7 @@ export class Registry {
         email: user.email,
         singleSession: user.single_session,
         passwordDigest: digest(user.password),
+        emailJson: JSON.stringify(user.email),
         generation: 0,
         liveUntil: 0,
       });
@@ -113,7 +130,11 @@ export class Registry {
    * the same identity rule as `authenticateUser`.
    */
   user(email: string): UserEntry | undefined {
+    const seen = this.#bySpelling.get(email);
+    if (seen !== undefined) return seen ?? undefined;
     const key = lookupEmailKey(email);
-    return key === undefined ? undefined : this.#users.get(key);
+    const user = key === undefined ? undefined : this.#users.get(key);
+    if (this.#bySpelling.size < MAX_SPELLINGS) this.#bySpelling.set(email, user ?? null);
+    return user;
   }
 }

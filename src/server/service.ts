@@ -26,6 +26,7 @@ import type { ServiceContext } from './endpoints/context.js';
 import { handleToken } from './endpoints/token.js';
 import { handleTokenInfo } from './endpoints/tokeninfo.js';
 import { createHostCheck, isLoopbackAddress } from './http/host-check.js';
+import { answerInternalError } from './http/internal-error.js';
 import { splitTarget } from './http/params.js';
 import { type JsonReply, sendJson } from './http/reply.js';
 import { answerClientError, hasSeveralHosts, SEVERAL_HOSTS } from './http/request-framing.js';
@@ -164,14 +165,6 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   }
 }
 
-/** A bug, not a client error: answer 500 without details and keep serving. */
-function internalError(res: ServerResponse, error: unknown, log: ((line: string) => void) | undefined): void {
-  if (!res.headersSent) {
-    sendJson(res, { status: 500, body: { error: 'server_error', error_description: 'internal error' } });
-  } else res.destroy();
-  log?.(`internal error: ${error instanceof Error ? error.message : String(error)}`);
-}
-
 /**
  * Starts the local token service (docs/contract.md §3) and resolves once it listens.
  *
@@ -233,7 +226,7 @@ export async function startTokenService(
     if (!route) {
       if (controlOn && path.startsWith(CONTROL_PREFIX)) {
         return handleControl(req, res, path, control, controlDigest).catch((error: unknown) =>
-          internalError(res, error, log),
+          answerInternalError(res, error, log),
         );
       }
       return sendJson(res, NOT_FOUND);
@@ -253,7 +246,7 @@ export async function startTokenService(
       ? interceptor.handle(path, req, res, context, query, handler)
       : handler(req, res, context, query);
     // Only the asynchronous handlers answer with a promise: no promise is made for the others.
-    if (answer instanceof Promise) answer.catch((error: unknown) => internalError(res, error, log));
+    if (answer instanceof Promise) answer.catch((error: unknown) => answerInternalError(res, error, log));
   });
 
   server.on('clientError', answerClientError);

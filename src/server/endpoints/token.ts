@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumerKeyError, oauthError, echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
 import { GRANT_NAMES } from '../../protocol/grants.js';
 import { clientCredentials } from '../http/client-auth.js';
-import { readFormBody } from '../http/form-body.js';
+import { readFormBodyThen } from '../http/form-body.js';
+import { answerInternalError } from '../http/internal-error.js';
 import { parseFlag, parseParams } from '../http/params.js';
 import { type JsonReply, NO_STORE, sendJson } from '../http/reply.js';
 import type { ServiceContext } from './context.js';
@@ -19,16 +20,30 @@ function invalidClient(description: string): JsonReply {
   };
 }
 
-export async function handleToken(
+/**
+ * Answers once the body is read, from the stream's event: no promise and no microtask per request
+ * (the throughput benchmark shows them). A bug answers 500 here, as the router does for the
+ * endpoints that answer with a promise.
+ */
+export function handleToken(
   req: IncomingMessage,
   res: ServerResponse,
   context: ServiceContext,
   query: string,
-): Promise<void> {
-  const body = await readFormBody(req);
-  const reply = body.ok ? answerToken(req, query, body.text, context) : body.reply;
-  // Only the SAML grant answers with a promise; the others are written without another tick.
-  sendJson(res, reply instanceof Promise ? await reply : reply, NO_STORE);
+): void {
+  readFormBodyThen(req, (body) => {
+    try {
+      const reply = body.ok ? answerToken(req, query, body.text, context) : body.reply;
+      // Only the SAML grant answers with a promise.
+      if (reply instanceof Promise) {
+        reply
+          .then((settled) => sendJson(res, settled, NO_STORE))
+          .catch((error: unknown) => answerInternalError(res, error, context.log));
+      } else sendJson(res, reply, NO_STORE);
+    } catch (error) {
+      answerInternalError(res, error, context.log);
+    }
+  });
 }
 
 /** The token endpoint's answer; parameters come from the query string and the form body alike. */

@@ -4,8 +4,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumerKeyError, oauthError, echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
+import { numberJson, tokenJson } from '../grants/answer-json.js';
 import { parseParams } from '../http/params.js';
-import { type JsonReply, NO_STORE, sendJson } from '../http/reply.js';
+import { type JsonReply, JsonText, NO_STORE, sendJson } from '../http/reply.js';
 import type { ServiceContext } from './context.js';
 
 const BEARER = /^bearer[ ]+([A-Za-z0-9\-._~+/]+=*)[ ]*$/i;
@@ -81,20 +82,11 @@ export function answerTokenInfo(req: IncomingMessage, query: string, context: Se
   }
 
   // Every field of docs/contract.md §1 rule 9, the redirect URI spelled as the sample payload spells it.
-  const body: Record<string, string | number> = {
-    access_token: token,
-    token_type: app.tokenType,
-    expires_in: store.secondsLeft(record.expiresAt),
-    status: 'approved',
-    scope: context.scope,
-  };
+  let text = `{"access_token":${tokenJson(token)},"token_type":${app.json.tokenType},"expires_in":${numberJson(store.secondsLeft(record.expiresAt))},"status":"approved","scope":${JSON.stringify(context.scope)}`;
   const refresh = record.refresh;
   if (refresh !== null && store.findRefreshToken(refresh.token) === refresh) {
-    body.refresh_token = refresh.token;
-    body.refresh_token_expires_in = store.secondsLeft(refresh.expiresAt);
+    text += `,"refresh_token":${tokenJson(refresh.token)},"refresh_token_expires_in":${numberJson(store.secondsLeft(refresh.expiresAt))}`;
   }
-  body.redirect_url = app.redirectUris[0] as string;
-  body.email = record.user.email;
-  body.app_name = app.name;
-  return { status: 200, body };
+  text += `${app.json.redirectUrl},"email":${record.user.emailJson},"app_name":${app.json.name}}`;
+  return { status: 200, body: new JsonText(text) };
 }

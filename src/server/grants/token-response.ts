@@ -1,6 +1,7 @@
 /** The success body of the token endpoint, in the sample payload's shape (docs/contract.md §1). */
-import type { JsonReply } from '../http/reply.js';
+import { type JsonReply, JsonText } from '../http/reply.js';
 import type { AccessToken, TokenStore } from '../token-store.js';
+import { numberJson, tokenJson } from './answer-json.js';
 
 /**
  * `access_token`, `token_type` (the platform's `"BearerToken"` unless the application is
@@ -10,16 +11,11 @@ import type { AccessToken, TokenStore } from '../token-store.js';
  * field is documented) and `email`.
  */
 export function tokenResponse(store: TokenStore, token: string, record: AccessToken): JsonReply {
-  const body: Record<string, string | number> = {
-    access_token: token,
-    token_type: record.app.tokenType,
-    expires_in: store.secondsLeft(record.expiresAt),
-  };
-  if (record.refresh !== null) {
-    body.refresh_token = record.refresh.token;
-    body.refresh_token_expires_in = store.secondsLeft(record.refresh.expiresAt);
+  const { app, refresh } = record;
+  let text = `{"access_token":${tokenJson(token)},"token_type":${app.json.tokenType},"expires_in":${numberJson(store.secondsLeft(record.expiresAt))}`;
+  if (refresh !== null) {
+    text += `,"refresh_token":${tokenJson(refresh.token)},"refresh_token_expires_in":${numberJson(store.secondsLeft(refresh.expiresAt))}`;
   }
-  body.redirect_url = record.app.redirectUris[0] as string;
-  body.email = record.user.email;
-  return { status: 200, body };
+  text += `${app.json.redirectUrl},"email":${record.user.emailJson}}`;
+  return { status: 200, body: new JsonText(text) };
 }

@@ -5,9 +5,24 @@
 import type { ServerResponse } from 'node:http';
 import { endAfterDrainingBody } from './linger.js';
 
+/**
+ * A body serialised ahead of `sendJson`: the success answers of the token and tokeninfo endpoints,
+ * which are sent most often, are put together from parts serialised once (grants/token-response.ts)
+ * instead of going through `JSON.stringify` per request. Anything else that serialises it gets the
+ * same JSON.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
 /** A JSON answer, built by the endpoint logic and written by `sendJson`. */
 export interface JsonReply {
   status: number;
+  /** The value to send as JSON, or its text already serialised. */
   body: unknown;
   headers?: Record<string, string>;
   /** Sent before the request body was read: end only once it is drained (see linger.ts). */
@@ -37,7 +52,7 @@ function headerList(fixed: Record<string, string>): (string | number)[] {
 
 /** Writes a JSON answer: the fixed headers, then `extraHeaders`, then the reply's own (which win). */
 export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: Record<string, string>): void {
-  const text = JSON.stringify(reply.body);
+  const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body);
   const length = Buffer.byteLength(text);
   if (reply.headers === undefined && (extraHeaders === undefined || extraHeaders === NO_STORE)) {
     const head = extraHeaders === undefined ? PLAIN_HEAD : NO_STORE_HEAD;
