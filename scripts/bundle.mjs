@@ -3,7 +3,7 @@
 // CommonJS loading; one pre-resolved ESM graph makes `tokencli token` from the cache markedly
 // cheaper (see `npm run bench`). Heavy runtime dependencies stay external and load on demand.
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -47,6 +47,10 @@ const lazyChildProcessPlugin = {
 const LIGHT_BUNDLE_HEADER = '// tokencli light bundle ';
 
 const external = ['undici', 'undici/*', 'chalk', 'open', '@napi-rs/keyring', 'xml-crypto', '@xmldom/xmldom'];
+
+// Every build starts empty: chunks are named by their hash, and bundles a change renamed would
+// otherwise linger beside the new ones.
+rmSync('dist/cli-bundle', { recursive: true, force: true });
 
 await build({
   entryPoints: { main: 'src/cli/main.ts' },
