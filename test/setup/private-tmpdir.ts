@@ -29,9 +29,17 @@ export default function setup(): () => void {
   process.env.XDG_CACHE_HOME = userCache;
   return () => {
     const left = readdirSync(runTemp);
-    rmSync(runTemp, { recursive: true, force: true });
-    rmSync(compileCache, { recursive: true, force: true });
-    rmSync(userCache, { recursive: true, force: true });
+    // A CLI the last test started may still be writing node's compile cache as it exits: retried
+    // (ENOTEMPTY is one of the errors rmSync retries), and no removal keeps the others or the
+    // check below from running.
+    for (const dir of [runTemp, compileCache, userCache]) {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+      } catch (error) {
+        process.exitCode = 1;
+        console.error(`could not remove ${dir}: ${(error as Error).message}`);
+      }
+    }
     process.env.TMPDIR = systemTemp;
     if (previousUserCache === undefined) delete process.env.XDG_CACHE_HOME;
     else process.env.XDG_CACHE_HOME = previousUserCache;
