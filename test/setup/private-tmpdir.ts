@@ -32,8 +32,9 @@ export default function setup(): () => void {
     const left = readdirSync(runTemp);
     rmSync(runTemp, { recursive: true, force: true });
     // The caches are not leaks of the run's (see above), and a node process that is still exiting
-    // can write node's compile cache after the last test (seen on Node 22): retried for a while
-    // (ENOTEMPTY is one of the errors rmSync retries), then left with a note.
+    // can write node's compile cache after the last test (seen on Node 22: a vitest worker, left
+    // defunct by then): retried for a while (ENOTEMPTY is one of the errors rmSync retries), then
+    // left with a note.
     for (const dir of [compileCache, userCache]) {
       try {
         rmSync(dir, { recursive: true, force: true, maxRetries: 8, retryDelay: 100 });
