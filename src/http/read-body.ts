@@ -36,10 +36,31 @@ function isEventBody(body: ReadableBody): body is EventBody {
   return typeof candidate.on === 'function' && typeof candidate.off === 'function';
 }
 
+/**
+ * The chunks read so far, kept up to `limit` bytes: `add` keeps what fits of a chunk and says
+ * whether the body went past the limit (the reader then stops and destroys it).
+ */
+class CappedChunks {
+  readonly #chunks: Uint8Array[] = [];
+  #size = 0;
+
+  constructor(readonly limit: number) {}
+
+  add(chunk: Uint8Array): boolean {
+    const room = this.limit - this.#size;
+    this.#chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+    this.#size += Math.min(chunk.byteLength, room);
+    return chunk.byteLength > room;
+  }
+
+  result(tooLarge: boolean): BodyText {
+    return { text: Buffer.concat(this.#chunks).toString('utf8'), tooLarge };
+  }
+}
+
 function readEvents(body: EventBody, limit: number): Promise<BodyText> {
   return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
+    const chunks = new CappedChunks(limit);
     const settle = (outcome: () => void) => {
       body.off('data', onData);
       body.off('end', onEnd);
@@ -48,16 +69,11 @@ function readEvents(body: EventBody, limit: number): Promise<BodyText> {
       outcome();
     };
     const onData = (chunk: Uint8Array) => {
-      if (size + chunk.byteLength > limit) {
-        chunks.push(chunk.subarray(0, limit - size));
-        settle(() => resolve({ text: decode(chunks), tooLarge: true }));
-        body.destroy();
-        return;
-      }
-      chunks.push(chunk);
-      size += chunk.byteLength;
+      if (!chunks.add(chunk)) return;
+      settle(() => resolve(chunks.result(true)));
+      body.destroy();
     };
-    const onEnd = () => settle(() => resolve({ text: decode(chunks), tooLarge: false }));
+    const onEnd = () => settle(() => resolve(chunks.result(false)));
     const onError = (error: Error) => settle(() => reject(error));
     // Closed with neither an end nor an error: what the async iterator reports then, too.
     const onClose = () =>
@@ -72,20 +88,12 @@ function readEvents(body: EventBody, limit: number): Promise<BodyText> {
 }
 
 async function readIterable(body: ReadableBody, limit: number): Promise<BodyText> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const chunks = new CappedChunks(limit);
   for await (const chunk of body) {
-    if (size + chunk.byteLength > limit) {
-      chunks.push(chunk.subarray(0, limit - size));
+    if (chunks.add(chunk)) {
       body.destroy();
-      return { text: decode(chunks), tooLarge: true };
+      return chunks.result(true);
     }
-    chunks.push(chunk);
-    size += chunk.byteLength;
   }
-  return { text: decode(chunks), tooLarge: false };
-}
-
-function decode(chunks: Uint8Array[]): string {
-  return Buffer.concat(chunks).toString('utf8');
+  return chunks.result(false);
 }
