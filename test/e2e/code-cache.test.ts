@@ -141,8 +141,10 @@ describe('the light bundles’ code cache', () => {
 
   test('the full CLI keeps node’s compile cache (Node ≥ 22) beside it, in a private directory', async () => {
     const { env, dir } = cacheHome();
-    // The test run points node's compile cache elsewhere (test/setup/private-tmpdir.ts); users do not.
-    const run = await runCli(['--help'], { env: { ...env, NODE_COMPILE_CACHE: undefined } });
+    // The test run turns node's compile cache off (test/setup/private-tmpdir.ts); users do not.
+    const run = await runCli(['--help'], {
+      env: { ...env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
+    });
     expect(run.code).toBe(0);
     const compileCache = join(dir, '..', '..', 'compile-cache');
     // Not in the Node 20 types this project compiles against.
