@@ -17,7 +17,8 @@
 // cache (bench/README.md), which is kept for the full CLI only. V8 checks a cache against its own
 // version and flags and the source's length; the cache file is named after the bundle's build
 // (a hash on its first line), so a cache never meets other code. A cache that V8 rejects, or none,
-// only costs the compile: it is written anew once the answer is out.
+// only costs the compile: it is written anew once the answer is out, as is one whose run took a
+// path it had not seen (see CACHE_MAGIC).
 const fs = process.getBuiltinModule('node:fs');
 const { join, isAbsolute, sep } = process.getBuiltinModule('node:path');
 const env = process.env;
@@ -51,26 +52,49 @@ const cacheRoot = userCacheDir();
 // V8 rejects a cache of another V8; one directory per node keeps two nodes from overwriting each other's.
 const codeCacheDir = cacheRoot && join(cacheRoot, 'code-cache', `${process.version}-${process.arch}`);
 const HEADER = '// tokencli light bundle ';
-/** Scripts compiled without an accepted cache, to be cached once the answer is out. */
-const uncached = [];
+/** The light scripts this run compiled, whose caches are brought up to date once the answer is out. */
+const loaded = [];
 
 /**
- * node's builtin module `id`, loaded when a property is first read: a bundle requires at its top
- * every builtin any of its code may use (node:os, for one, costs a third of a millisecond to load
- * and is needed only when HOME is not set). The bundles only ever read properties of a builtin
- * (scripts/bundle.mjs checks that esbuild copied none).
+ * A bundle's `require`: node's builtin module `id`, loaded when a property is first read. A bundle
+ * requires at its top every builtin any of its code may use (node:os, for one, costs a third of a
+ * millisecond to load and is needed only when HOME is not set). The bundles only ever read
+ * properties of a builtin (scripts/bundle.mjs checks that esbuild copied none). The builtins read
+ * go into `used`: they tell which of the bundle's paths the run took (below).
  */
-function lazyBuiltin(id) {
-  let loaded;
-  return new Proxy(
-    {},
-    {
-      get(_, key) {
-        loaded ??= process.getBuiltinModule(id);
-        return loaded[key];
+function lazyRequire(used) {
+  return (id) => {
+    let loaded;
+    return new Proxy(
+      {},
+      {
+        get(_, key) {
+          if (loaded === undefined) {
+            loaded = process.getBuiltinModule(id);
+            used.add(id);
+          }
+          return loaded[key];
+        },
       },
-    },
-  );
+    );
+  };
+}
+
+/**
+ * A cache file is this line, the builtins its runs used (the paths it has seen), then V8's data.
+ * V8's cache holds the functions compiled when it was made, so one made by a run that read a
+ * credentials file lacks the keychain's D-Bus client, which a keychain run would then compile
+ * every time. A run whose builtins the line does not list took another path (the D-Bus client
+ * uses node:net; a request, node:http): the cache is made again, with its functions added.
+ */
+const CACHE_MAGIC = 'tokencli code cache 1:';
+
+/** The paths a cache file has seen and V8's data, or undefined for a file not in this format. */
+function parseCacheFile(bytes) {
+  const end = bytes.indexOf(10);
+  if (end === -1 || bytes.toString('latin1', 0, CACHE_MAGIC.length) !== CACHE_MAGIC) return undefined;
+  const list = bytes.toString('latin1', CACHE_MAGIC.length, end);
+  return { seen: list === '' ? [] : list.split(','), data: bytes.subarray(end + 1) };
 }
 
 /** Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs) and returns its exports. */
@@ -80,37 +104,46 @@ function loadLight(name) {
   const source = fs.readFileSync(filename, 'utf8');
   const build = source.startsWith(HEADER) ? source.slice(HEADER.length, source.indexOf('\n')) : undefined;
   const cacheFile = codeCacheDir && build && join(codeCacheDir, `${name}-${build}`);
-  let cachedData;
+  let cached;
   try {
-    if (cacheFile) cachedData = fs.readFileSync(cacheFile);
+    if (cacheFile) cached = parseCacheFile(fs.readFileSync(cacheFile));
   } catch {
     // None yet.
   }
   // The wrapper stays on the source's first line (a comment), so line numbers in stacks are the file's.
   const script = new vm.Script(`(function (exports, require, module, __import) {${source}\n})`, {
     filename,
-    cachedData,
+    cachedData: cached?.data,
   });
-  if (cacheFile && (cachedData === undefined || script.cachedDataRejected))
-    uncached.push({ script, name, cacheFile });
+  const used = new Set();
+  if (cacheFile) {
+    const seen = cached === undefined || script.cachedDataRejected ? undefined : cached.seen;
+    loaded.push({ script, name, cacheFile, seen, used });
+  }
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, lazyBuiltin, module, (id) => import(id));
+  script.runInThisContext()(module.exports, lazyRequire(used), module, (id) => import(id));
   return module.exports;
 }
 
 /**
- * Writes the code caches of this run's uncached scripts (those `keep` accepts); failing only costs
- * the next run speed.
+ * Writes the code cache of each script this run loaded (those `keep` accepts) that had none V8
+ * accepted, or whose run took a path its cache had not seen; failing only costs the next run speed.
  */
 function saveCodeCaches(keep = () => true) {
-  for (const { script, name, cacheFile } of uncached.splice(0)) {
+  for (const { script, name, cacheFile, seen, used } of loaded.splice(0)) {
     if (!keep(name)) continue;
+    if (seen !== undefined && [...used].every((id) => seen.includes(id))) continue;
+    const paths = [...new Set([...(seen ?? []), ...used])].sort().join(',');
     try {
       fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 });
       // Written aside and renamed: a run reading it meanwhile sees the old file or the new, whole.
       // A name of its own, created afresh ('wx'): two writers never share a partial file.
       const partial = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;
-      fs.writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+      const data = script.createCachedData();
+      fs.writeFileSync(partial, Buffer.concat([Buffer.from(`${CACHE_MAGIC}${paths}\n`, 'latin1'), data]), {
+        mode: 0o600,
+        flag: 'wx',
+      });
       fs.renameSync(partial, cacheFile);
       // Other builds' caches of this bundle (and partial files of killed writers) are of no use now.
       const current = cacheFile.slice(codeCacheDir.length + 1);

@@ -83,6 +83,48 @@ describe('the light bundles’ code cache', () => {
     );
   });
 
+  test('a run that takes a path its cache has not seen makes it again with that path added, once', async () => {
+    const { env: cacheEnv, dir } = cacheHome();
+    const env = { ...demoEnv(serve.baseUrl), ...cacheEnv };
+    expect((await runCli(['token'], { env })).code).toBe(0);
+    expect((await runCli(['token'], { env })).code).toBe(0);
+    const file = join(dir, `fast-token-${buildOf('fast-token')}`);
+    const firstLine = (bytes: Buffer) => bytes.subarray(0, bytes.indexOf(10)).toString('latin1');
+    // The builtins a cached file-store answer reads.
+    expect(firstLine(readFileSync(file))).toBe('tokencli code cache 1:node:fs,node:path');
+
+    // As a cache made on a path that never read node:path would say (a keychain user's first
+    // run, say, and then a file-store run): V8's data is whole, the list lacks this path's builtin.
+    const written = readFileSync(file);
+    const v8Data = written.subarray(written.indexOf(10) + 1);
+    writeFileSync(file, Buffer.concat([Buffer.from('tokencli code cache 1:node:fs\n'), v8Data]));
+    const run = await runCli(['token'], { env });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const remade = readFileSync(file);
+    expect(firstLine(remade)).toBe('tokencli code cache 1:node:fs,node:path');
+    expect(remade.length).toBeGreaterThan(1000);
+
+    // Seen now: the next runs on this path leave it alone.
+    const { mtimeMs, ino } = statSync(file);
+    expect((await runCli(['token'], { env })).stdout).toBe(run.stdout);
+    expect(statSync(file)).toMatchObject({ mtimeMs, ino });
+  });
+
+  test('a cache file without the line naming its paths (an older launcher’s) is made again', async () => {
+    const { env, dir } = cacheHome();
+    expect((await runCli(['--version'], { env })).code).toBe(0);
+    const file = join(dir, `light-argv-${buildOf('light-argv')}`);
+    const written = readFileSync(file);
+    writeFileSync(file, written.subarray(written.indexOf(10) + 1));
+    expect(await runCli(['--version'], { env })).toMatchObject({
+      code: 0,
+      stdout: `${VERSION}\n`,
+      stderr: '',
+    });
+    expect(readFileSync(file).equals(written)).toBe(false);
+    expect(readFileSync(file).subarray(0, 22).toString('latin1')).toBe('tokencli code cache 1:');
+  });
+
   test('an answer that declines to the full CLI leaves its bundle uncached, for a run that answers to cache', async () => {
     const { env: cacheEnv, dir } = cacheHome();
     const env = { ...demoEnv(serve.baseUrl), ...cacheEnv };
