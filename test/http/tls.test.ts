@@ -16,7 +16,7 @@ import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
 import { json, type LoopbackServer, startServer, testHttp } from './loopback-server.js';
 
 describe.skipIf(opensslMissing !== undefined)(
-  'TLS (skipped: openssl is not installed, so no test certificate can be made)',
+  `TLS${opensslMissing === undefined ? '' : ` (skipped: ${opensslMissing}, so no test certificate can be made)`}`,
   () => {
     let dir: string;
     let certFile: string;
