@@ -1,7 +1,8 @@
 // `npm run bench:serve`: throughput of `tokencli serve` (the CLI, writing its request log to a
 // file as `tokencli serve 2> serve.log` would) against a bare node:http server answering a fixed
 // JSON body, side by side in one run (goals: client-credentials >= 0.6, tokeninfo >= 0.85; also shown:
-// the ratio to node:http sending the service's own answer, byte for byte), then
+// the ratio to node:http sending the service's own answer, byte for byte, and the CPU time per
+// request of each server and of the load generator), then
 // the resident memory per live token after issuing 100k tokens in-process (goal: <= 1 KiB per token).
 //
 // One file, four roles: without an argument it orchestrates; `bare` and `echo` run the baselines and
@@ -9,7 +10,7 @@
 // not share their event loop); `memory` issues the 100k tokens in a fresh process with
 // --expose-gc. Loopback only.
 import { fork, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,35 +149,70 @@ function startChild(name, execArgv = []) {
 }
 
 /**
+ * CPU time (user + system, all threads) a process has used so far, in microseconds, from
+ * /proc/PID/stat; undefined where there is no /proc (macOS). Its clock ticks are 1/100 s on
+ * Linux, so over a slice of thousands of requests it resolves about a microsecond per request.
+ */
+function processCpuMicros(pid) {
+  let stat;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
  * Requests per second of the service and of the two baselines for one request shape. The machine
  * is shared and its load moves, so they are measured in short alternating slices rather than one
  * after the other, and each ratio is the median of the ratios of neighbouring slices: a burst of
- * load elsewhere moves one slice, not the result.
+ * load elsewhere moves one slice, not the result. Each slice also records the CPU time per request
+ * of the server and of the load generator (this process), which shows which of the two bounds a
+ * slice: on two cores, whichever needs more CPU per request sets the rate.
  */
 async function measureRound(autocannon, name, service, bare, echo) {
-  const run = async (title, options, duration) => {
+  const run = async (title, { pid, ...options }, duration, cpu) => {
+    const serverBefore = processCpuMicros(pid);
+    const generatorBefore = process.cpuUsage();
     const result = await autocannon({ ...options, duration, connections: CONNECTIONS });
+    const generator = process.cpuUsage(generatorBefore);
+    const serverAfter = processCpuMicros(pid);
     const bad = result.non2xx + result.errors + result.timeouts;
     if (bad > 0)
       throw new Error(`${title}: ${bad} failed requests (non-2xx ${result.non2xx}, errors ${result.errors})`);
+    const requests = result.requests.total;
+    if (cpu && serverBefore !== undefined && serverAfter !== undefined) {
+      cpu.server.push((serverAfter - serverBefore) / requests);
+      cpu.generator.push((generator.user + generator.system) / requests);
+    }
     // The run lasts a little longer than asked (connections are set up and drained): its own length.
-    return result.requests.total / result.duration;
+    return requests / result.duration;
   };
   // Warm-up, so all are measured with their code already optimised.
   await run(`bare ${name}`, bare, 1);
   await run(`echo ${name}`, echo, 1);
   await run(name, service, 1);
   const slices = { service: [], bare: [], echo: [], toBare: [], toEcho: [] };
+  const cpu = {
+    service: { server: [], generator: [] },
+    bare: { server: [], generator: [] },
+    echo: { server: [], generator: [] },
+  };
   for (let slice = 0; slice < SLICES; slice++) {
-    const b = await run(`bare ${name}`, bare, SLICE_SECONDS);
-    const s = await run(name, service, SLICE_SECONDS);
-    const e = await run(`echo ${name}`, echo, SLICE_SECONDS);
+    const b = await run(`bare ${name}`, bare, SLICE_SECONDS, cpu.bare);
+    const s = await run(name, service, SLICE_SECONDS, cpu.service);
+    const e = await run(`echo ${name}`, echo, SLICE_SECONDS, cpu.echo);
     slices.service.push(s);
     slices.bare.push(b);
     slices.echo.push(e);
     slices.toBare.push(s / b);
     slices.toEcho.push(s / e);
   }
+  const cpuMedians = (side) =>
+    side.server.length === 0 ? undefined : { server: median(side.server), generator: median(side.generator) };
   return {
     measured: median(slices.service),
     baseline: median(slices.bare),
@@ -184,6 +220,7 @@ async function measureRound(autocannon, name, service, bare, echo) {
     ratio: median(slices.toBare),
     ratioToEcho: median(slices.toEcho),
     spread: [Math.min(...slices.toBare), Math.max(...slices.toBare)],
+    cpu: { service: cpuMedians(cpu.service), bare: cpuMedians(cpu.bare), echo: cpuMedians(cpu.echo) },
   };
 }
 
@@ -239,12 +276,13 @@ async function orchestrate() {
         ratio,
         ratioToEcho,
         spread,
+        cpu,
       } = await measureRound(
         autocannon,
         name,
-        { url: `${serviceUrl}${path}`, ...request },
-        { url: `${bareUrl}${path}`, ...request },
-        { url: `${echoUrl}${path}`, ...request },
+        { url: `${serviceUrl}${path}`, pid: service.child.pid, ...request },
+        { url: `${bareUrl}${path}`, pid: bare.child.pid, ...request },
+        { url: `${echoUrl}${path}`, pid: echo.child.pid, ...request },
       );
       const goal = GOALS[name];
       console.log(
@@ -253,6 +291,12 @@ async function orchestrate() {
       console.log(
         `  ${''.padEnd(26)} ${''.padStart(7)}         same answer     ${echoed.toFixed(0).padStart(7)} req/s   ratio ${ratioToEcho.toFixed(2)} (node:http sending the service's own ${Buffer.byteLength(answer.body)}-byte answer and headers)`,
       );
+      if (cpu.service && cpu.bare && cpu.echo) {
+        const pair = (side) => `${side.server.toFixed(1)} / ${side.generator.toFixed(1)}`;
+        console.log(
+          `  ${''.padEnd(26)} ${''.padStart(7)}         CPU µs per request, server / load generator: service ${pair(cpu.service)}, bare ${pair(cpu.bare)}, same answer ${pair(cpu.echo)}`,
+        );
+      }
     }
   } finally {
     bare.child.disconnect();
