@@ -184,6 +184,36 @@ describe('request log', () => {
   });
 });
 
+describe('request log: a client that goes away', () => {
+  test('before any answer: logged without a status, since none was sent', async () => {
+    const lines: string[] = [];
+    const service = await startService(undefined, { log: (line) => lines.push(line) });
+    const url = new URL(service.baseUrl);
+    // Expect: 100-continue makes node answer "100 Continue" as it hands the request to the
+    // service, so once the client reads it the request is known to be in the service's hands.
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(
+          `POST /v2/oauth/token HTTP/1.1\r\nHost: ${url.host}\r\n` +
+            'Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n' +
+            'Expect: 100-continue\r\n\r\n',
+        );
+      });
+      socket.setEncoding('latin1').once('data', (text: string) => {
+        expect(text).toMatch(/^HTTP\/1\.1 100 /);
+        socket.write('grant_type=cl');
+        socket.destroy();
+        resolve();
+      });
+      socket.on('error', reject);
+    });
+    await vi.waitFor(() => expect(lines).toHaveLength(1), WAIT);
+    expect(lines[0]).toMatch(/^POST \/v2\/oauth\/token - \(client went away\) \d+\.\dms$/);
+    // The service still answers the next client.
+    expect((await rawRequest(service.baseUrl, '/x')).status).toBe(404);
+  });
+});
+
 describe('memory stays bounded', () => {
   test('expired codes and tokens are purged by the timer', async () => {
     const service = await startService(undefined, { purgeIntervalMs: 20 });

@@ -18,7 +18,10 @@ export function loggedPath(path: string, known: boolean): string {
   return masked.length > 120 ? `${masked.slice(0, 120)}…` : masked;
 }
 
-/** Logs the request once its answer is sent, or when the client gave up first. */
+/**
+ * Logs the request once its answer is sent, or when the client gave up first: then the status is
+ * the one sent, or `-` when the client left before any answer (node's default 200 was never sent).
+ */
 export function logRequest(
   req: IncomingMessage,
   res: ServerResponse,
@@ -28,7 +31,9 @@ export function logRequest(
   const started = performance.now();
   // 'close' comes once per response, so a plain listener does (no once-wrapper per request).
   res.on('close', () => {
-    const outcome = res.writableFinished ? res.statusCode : `${res.statusCode} (client went away)`;
+    const outcome = res.writableFinished
+      ? res.statusCode
+      : `${res.headersSent ? res.statusCode : '-'} (client went away)`;
     log(`${req.method ?? '?'} ${path} ${outcome} ${formatMs(performance.now() - started)}ms`);
   });
 }
