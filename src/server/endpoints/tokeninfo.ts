@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { consumerKeyError, oauthError, echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
-import { numberJson, tokenJson } from '../grants/answer-json.js';
+import { accessFieldsJson, refreshFieldsJson } from '../grants/answer-json.js';
 import { parseParams } from '../http/params.js';
 import { type JsonReply, JsonText, NO_STORE, sendJson } from '../http/reply.js';
 import type { ServiceContext } from './context.js';
@@ -82,10 +82,10 @@ export function answerTokenInfo(req: IncomingMessage, query: string, context: Se
   }
 
   // Every field of docs/contract.md §1 rule 9, the redirect URI spelled as the sample payload spells it.
-  let text = `{"access_token":${tokenJson(token)},"token_type":${app.json.tokenType},"expires_in":${numberJson(store.secondsLeft(record.expiresAt))},"status":"approved","scope":${JSON.stringify(context.scope)}`;
+  let text = `${accessFieldsJson(token, app.json, store.secondsLeft(record.expiresAt))},"status":"approved","scope":${JSON.stringify(context.scope)}`;
   const refresh = record.refresh;
   if (refresh !== null && store.findRefreshToken(refresh.token) === refresh) {
-    text += `,"refresh_token":${tokenJson(refresh.token)},"refresh_token_expires_in":${numberJson(store.secondsLeft(refresh.expiresAt))}`;
+    text += refreshFieldsJson(refresh.token, store.secondsLeft(refresh.expiresAt));
   }
   text += `${app.json.redirectUrl},"email":${record.user.emailJson},"app_name":${app.json.name}}`;
   return { status: 200, body: new JsonText(text) };

@@ -25,14 +25,26 @@ export function appJson(tokenType: string, redirectUri: string | undefined, name
 }
 
 /**
+ * The opening both answers share, brace included: `{"access_token":…,"token_type":…,"expires_in":…`.
+ */
+export function accessFieldsJson(token: string, app: AppJson, expiresIn: number): string {
+  return `{"access_token":${tokenJson(token)},"token_type":${app.tokenType},"expires_in":${numberJson(expiresIn)}`;
+}
+
+/** The refresh token's fields, as both answers add them: `,"refresh_token":…,"refresh_token_expires_in":…`. */
+export function refreshFieldsJson(token: string, expiresIn: number): string {
+  return `,"refresh_token":${tokenJson(token)},"refresh_token_expires_in":${numberJson(expiresIn)}`;
+}
+
+/**
  * A code or token of this service as a JSON string: base64url (secrets.ts `newOpaqueToken`) has no
  * character JSON escapes, so it goes between quotes as it is.
  */
-export function tokenJson(token: string): string {
+function tokenJson(token: string): string {
   return `"${token}"`;
 }
 
 /** A number as JSON: `null` for what JSON cannot hold, as JSON.stringify writes it. */
-export function numberJson(value: number): string {
+function numberJson(value: number): string {
   return Number.isFinite(value) ? `${value}` : 'null';
 }

@@ -1,7 +1,7 @@
 /** The success body of the token endpoint, in the sample payload's shape (docs/contract.md §1). */
 import { type JsonReply, JsonText } from '../http/reply.js';
 import type { AccessToken, TokenStore } from '../token-store.js';
-import { numberJson, tokenJson } from './answer-json.js';
+import { accessFieldsJson, refreshFieldsJson } from './answer-json.js';
 
 /**
  * `access_token`, `token_type` (the platform's `"BearerToken"` unless the application is
@@ -12,10 +12,8 @@ import { numberJson, tokenJson } from './answer-json.js';
  */
 export function tokenResponse(store: TokenStore, token: string, record: AccessToken): JsonReply {
   const { app, refresh } = record;
-  let text = `{"access_token":${tokenJson(token)},"token_type":${app.json.tokenType},"expires_in":${numberJson(store.secondsLeft(record.expiresAt))}`;
-  if (refresh !== null) {
-    text += `,"refresh_token":${tokenJson(refresh.token)},"refresh_token_expires_in":${numberJson(store.secondsLeft(refresh.expiresAt))}`;
-  }
+  let text = accessFieldsJson(token, app.json, store.secondsLeft(record.expiresAt));
+  if (refresh !== null) text += refreshFieldsJson(refresh.token, store.secondsLeft(refresh.expiresAt));
   text += `${app.json.redirectUrl},"email":${record.user.emailJson}}`;
   return { status: 200, body: new JsonText(text) };
 }
