@@ -127,6 +127,7 @@ export async function cachedToken(
       // On Linux the token is read over the keychain probe's D-Bus connection, without loading
       // the native keyring module; anything but a plain read falls back to it (open-store.ts).
       lazyKeyring: true,
+      tokensProfile: settings.profile,
       warn: (line) => {
         if (reading) readWarned.push(line);
         else openWarnings.push(line);

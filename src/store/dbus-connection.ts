@@ -1,10 +1,13 @@
 /**
  * One connection to the D-Bus session bus, in plain JavaScript over the socket: the SASL handshake
  * (AUTH EXTERNAL), then method calls answered by serial (D-Bus specification, "Authentication
- * Protocol" and "Message Protocol"). Calls that do not depend on each other's answers are sent
- * together and their answers matched by serial, so they cost one round trip. Every step runs under a time limit: a bus that accepts the
- * connection and never answers is given up, and the socket destroyed (docs/contract.md §2.7). An open
- * connection keeps the process alive only while a call awaits its answer.
+ * Protocol" and "Message Protocol"). Calls are written as soon as they are made, behind the
+ * handshake and Hello: the bus reads them in order once it has answered the handshake, and Hello
+ * only has to be the first message sent, not the first answered. So calls that do not depend on
+ * each other's answers, made together, cost one round trip however early they are made. Every
+ * step runs under a time limit: a bus that accepts the connection and never answers is given up,
+ * and the socket destroyed (docs/contract.md §2.7). An open connection keeps the process alive
+ * only while a call awaits its answer.
  */
 import { connect, type Socket } from 'node:net';
 import { formatSeconds } from '../text/seconds.js';
@@ -36,6 +39,8 @@ export class DbusConnection {
   #closed = false;
   /** The socket's end (an error, or the peer closing it), reported by every later call. */
   #failure: Error | undefined;
+  /** The handshake's outcome, then Hello's answer: what {@link ready} awaits. */
+  #greeting: Promise<unknown> | undefined;
 
   private constructor(socket: Socket, timeoutMs: number) {
     this.#socket = socket;
@@ -49,27 +54,35 @@ export class DbusConnection {
   }
 
   /**
-   * Connects to the socket at `path`, authenticates and says Hello.
-   * @throws DbusStepError naming `stage` when that fails or takes longer than `timeoutMs`. The
-   *   steps after it share the same budget until {@link newBudget}.
+   * Connects to the socket at `path` and sends the handshake and Hello, without waiting for any
+   * answer: calls made now go out right behind them. The time budget starts now.
    */
-  static async open(path: string, timeoutMs: number, stage: string): Promise<DbusConnection> {
+  static connect(path: string, timeoutMs: number): DbusConnection {
     const connection = new DbusConnection(connect(path), timeoutMs);
-    await connection.step(stage, async () => {
-      // Hello goes out with the handshake (as sd-bus does): one round trip for both. Its answer
-      // is awaited only once the handshake's OK has been read and checked.
-      const authenticated = connection.#authenticate();
-      const hello = connection.#send({
-        destination: 'org.freedesktop.DBus',
-        path: '/org/freedesktop/DBus',
-        interface: 'org.freedesktop.DBus',
-        member: 'Hello',
-      });
-      hello.catch(() => {}); // a refused handshake is the error reported
-      await authenticated;
-      await hello;
+    const authenticated = connection.#authenticate();
+    const hello = connection.#send({
+      destination: 'org.freedesktop.DBus',
+      path: '/org/freedesktop/DBus',
+      interface: 'org.freedesktop.DBus',
+      member: 'Hello',
     });
+    // A refused handshake is the error reported, after which Hello's own failure is noise; either
+    // is reported by ready(), never as an unhandled rejection.
+    hello.catch(() => {});
+    connection.#greeting = authenticated.then(() => hello);
+    connection.#greeting.catch(() => {});
     return connection;
+  }
+
+  /**
+   * Waits until the bus has accepted the handshake and answered Hello.
+   * @throws DbusStepError naming `stage` when that fails or does not happen within the budget;
+   *   the connection is closed then.
+   */
+  async ready(stage: string): Promise<void> {
+    await this.step(stage, async () => {
+      await this.#greeting;
+    });
   }
 
   /** Starts a fresh `timeoutMs` budget for the steps that follow (one keychain call each). */
@@ -141,8 +154,8 @@ export class DbusConnection {
   }
 
   /**
-   * AUTH EXTERNAL with our uid, and BEGIN right behind it: the bus reads BEGIN only after it has
-   * answered OK, and a refused handshake fails here whatever follows it.
+   * AUTH EXTERNAL with our uid, and BEGIN right behind it (as sd-bus does): the bus reads BEGIN
+   * only after it has answered OK, and a refused handshake fails here whatever follows it.
    */
   async #authenticate(): Promise<void> {
     const uid = String(process.getuid?.() ?? '');

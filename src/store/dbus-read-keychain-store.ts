@@ -15,13 +15,30 @@ import {
   secretServiceAttributes,
   tokensAccount,
 } from './keychain-store.js';
-import { readSecretText } from './secret-service-reader.js';
+import { readSecretText, type SecretLookup, startSecretRead } from './secret-service-reader.js';
 import { parseTokenRecordText } from './token-record-shape.js';
 import type { CredentialStore, TokenRecord } from './types.js';
+
+/** A profile's token lookup, sent ahead of the store's first read: see {@link lookUpTokens}. */
+export interface TokensLookup {
+  readonly profile: string;
+  readonly lookup: SecretLookup;
+}
+
+/**
+ * Sends the keychain lookup of `profile`'s token record now, on `connection` (alongside the
+ * probe's calls, so they share a round trip); the store's first `getTokens` of that profile goes
+ * on from it.
+ */
+export function lookUpTokens(connection: DbusConnection, profile: string): TokensLookup {
+  return { profile, lookup: startSecretRead(connection, secretServiceAttributes(tokensAccount(profile))) };
+}
 
 export interface DbusReadKeychainStoreOptions {
   /** The probe's open connection; this store closes it after its one read, or when unused. */
   connection: DbusConnection;
+  /** The lookup already sent on it, if any (lookUpTokens). */
+  sentLookup?: TokensLookup | undefined;
   /** Loads the native module and builds the KeychainStore (rejects when it does not load). */
   openNative: () => Promise<KeychainStore>;
 }
@@ -30,18 +47,24 @@ export class DbusReadKeychainStore implements CredentialStore {
   readonly kind = 'keychain' as const;
   readonly location = keychainName();
   #connection: DbusConnection | undefined;
+  readonly #sentLookup: TokensLookup | undefined;
   readonly #openNative: () => Promise<KeychainStore>;
   #native: Promise<KeychainStore> | undefined;
 
   constructor(options: DbusReadKeychainStoreOptions) {
     this.#connection = options.connection;
+    this.#sentLookup = options.sentLookup;
     this.#openNative = options.openNative;
   }
 
   async getTokens(profile: string): Promise<TokenRecord | undefined> {
     const connection = this.#takeConnection();
     if (connection) {
-      const read = await readSecretText(connection, secretServiceAttributes(tokensAccount(profile)));
+      const sent = this.#sentLookup;
+      const read = await readSecretText(
+        connection,
+        sent?.profile === profile ? sent.lookup : secretServiceAttributes(tokensAccount(profile)),
+      );
       connection.close();
       if ('text' in read) {
         const parsed = parseTokenRecordText(read.text);

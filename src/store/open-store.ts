@@ -11,6 +11,7 @@
  */
 import { join } from 'node:path';
 import { InputError, TokencliError } from '../errors.js';
+import type { TokensLookup } from './dbus-read-keychain-store.js';
 import { FileStore } from './file-store.js';
 import type { KeychainStore, KeyringModule } from './keychain-store.js';
 import { MemoryStore } from './memory-store.js';
@@ -37,6 +38,12 @@ export interface OpenStoreOptions {
    * module is loaded here, and a module that does not load makes the default store the file.
    */
   lazyKeyring?: boolean | undefined;
+  /**
+   * With `lazyKeyring`: the profile whose tokens the run reads first. Their keychain lookup is
+   * sent with the probe's own calls, so that the probe and the read take two round trips to the
+   * Secret Service in all, not five.
+   */
+  tokensProfile?: string | undefined;
 }
 
 const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3_000;
@@ -73,6 +80,7 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
     options.keychainTimeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS,
     warn,
     options.lazyKeyring ?? false,
+    options.tokensProfile,
   );
   if ('store' in opened) return opened.store;
   if (kind === 'keychain') {
@@ -94,13 +102,17 @@ async function openKeychain(
   timeoutMs: number,
   warn: (line: string) => void,
   lazyKeyring: boolean,
+  tokensProfile: string | undefined,
 ): Promise<{ store: CredentialStore } | { reason: string }> {
   const secretService = SECRET_SERVICE_PLATFORMS.has(process.platform);
   if (secretService && lazyKeyring) {
     const { openSecretService } = await import('./secret-service-probe.js');
-    const probe = await openSecretService(timeoutMs);
+    const { DbusReadKeychainStore, lookUpTokens } = await import('./dbus-read-keychain-store.js');
+    let sentLookup: TokensLookup | undefined;
+    const probe = await openSecretService(timeoutMs, process.env, (connection) => {
+      if (tokensProfile !== undefined) sentLookup = lookUpTokens(connection, tokensProfile);
+    });
     if (!probe.ok) return { reason: probe.reason };
-    const { DbusReadKeychainStore } = await import('./dbus-read-keychain-store.js');
     const openNative = async () => {
       const native = await loadNativeStore(timeoutMs, warn);
       if ('store' in native) return native.store;
@@ -109,7 +121,7 @@ async function openKeychain(
         reason: 'keychain_unavailable',
       });
     };
-    return { store: new DbusReadKeychainStore({ connection: probe.connection, openNative }) };
+    return { store: new DbusReadKeychainStore({ connection: probe.connection, sentLookup, openNative }) };
   }
   if (secretService) {
     const { probeSecretService } = await import('./secret-service-probe.js');

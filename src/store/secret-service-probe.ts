@@ -14,6 +14,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DbusConnection } from './dbus-connection.js';
+import type { Reply } from './dbus-wire.js';
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
@@ -61,24 +62,63 @@ export async function probeSecretService(
   return { ok: true };
 }
 
+const SERVICE_INTERFACE = 'org.freedesktop.Secret.Service';
+
+/** ReadAlias(in s name, out o collection): "/" when there is no such alias. */
+const READ_DEFAULT_ALIAS = {
+  ...SECRETS,
+  interface: SERVICE_INTERFACE,
+  member: 'ReadAlias',
+  args: ['default'],
+};
+
+/** The Locked property of the collection at `path`. */
+function lockedOf(path: string) {
+  return {
+    destination: SECRETS.destination,
+    path,
+    interface: 'org.freedesktop.DBus.Properties',
+    member: 'Get',
+    args: ['org.freedesktop.Secret.Collection', 'Locked'],
+  };
+}
+
+/**
+ * The default collection under its alias path (Secret Service API, "Collection aliases"), which
+ * gnome-keyring and KeePassXC serve: asked at once, its Locked property needs no answer from
+ * ReadAlias first.
+ */
+const DEFAULT_ALIAS_PATH = '/org/freedesktop/secrets/aliases/default';
+
 /**
  * Runs the probe and, when it passes, keeps its connection open for reading an item
  * (secret-service-reader.ts). Never rejects, never takes longer than about `timeoutMs`.
+ *
+ * The probe's calls go out with the handshake, and so do the calls `alongside` makes when it is
+ * given the connection (a lookup the caller will want next): with a service that serves the
+ * default alias path, all of it takes one round trip. Nothing the probe or a lookup sends prompts
+ * or changes anything, so sending it before the probe has passed is safe; the caller awaits its
+ * answers only if the probe passes.
  */
 export async function openSecretService(
   timeoutMs: number,
   env: NodeJS.ProcessEnv = process.env,
+  alongside?: (connection: DbusConnection) => void,
 ): Promise<OpenedSecretService> {
   const target = sessionBusSocket(env);
   if ('reason' in target) return { ok: false, reason: target.reason };
-  let connection: DbusConnection;
+  const connection = DbusConnection.connect(target.path, timeoutMs);
+  const [alias, defaultLocked] = connection.callAll([READ_DEFAULT_ALIAS, lockedOf(DEFAULT_ALIAS_PATH)]);
+  alongside?.(connection);
   try {
-    connection = await DbusConnection.open(target.path, timeoutMs, 'the D-Bus session bus');
+    await connection.ready('the D-Bus session bus');
   } catch (error) {
     return { ok: false, reason: (error as Error).message };
   }
   try {
-    const problem = await connection.step('the Secret Service', () => defaultKeyringProblem(connection));
+    const problem = await connection.step('the Secret Service', () =>
+      defaultKeyringProblem(connection, alias as Promise<Reply>, defaultLocked as Promise<Reply>),
+    );
     if (problem === undefined) return { ok: true, connection };
     connection.close();
     return { ok: false, reason: problem };
@@ -88,24 +128,19 @@ export async function openSecretService(
 }
 
 /** Why the default keyring cannot serve us without prompting, or undefined when it can. */
-async function defaultKeyringProblem(connection: DbusConnection): Promise<string | undefined> {
-  const alias = await connection.call({
-    ...SECRETS,
-    interface: 'org.freedesktop.Secret.Service',
-    member: 'ReadAlias',
-    args: ['default'],
-  });
+async function defaultKeyringProblem(
+  connection: DbusConnection,
+  aliasReply: Promise<Reply>,
+  lockedReply: Promise<Reply>,
+): Promise<string | undefined> {
+  const alias = await aliasReply;
   if (alias.isError) return `no Secret Service on the session bus (${alias.errorName})`;
   if (typeof alias.value !== 'string' || alias.value === '/') {
     return 'the Secret Service has no default keyring';
   }
-  const locked = await connection.call({
-    destination: SECRETS.destination,
-    path: alias.value,
-    interface: 'org.freedesktop.DBus.Properties',
-    member: 'Get',
-    args: ['org.freedesktop.Secret.Collection', 'Locked'],
-  });
+  let locked = await lockedReply;
+  // A service without alias paths is asked again at the collection's own path.
+  if (locked.isError) locked = await connection.call(lockedOf(alias.value));
   if (locked.isError) return `the Secret Service failed (${locked.errorName})`;
   if (locked.value === true) return 'the default keyring is locked';
   return undefined;

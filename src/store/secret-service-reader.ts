@@ -18,30 +18,24 @@ export type SecretRead = { text: string } | { unread: string };
 const SERVICE_INTERFACE = 'org.freedesktop.Secret.Service';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/**
- * The secret of the one item whose attributes include all of `attributes` (SearchItems matches
- * a subset), as text; or why it was not read. Never rejects; a failure closes the connection.
- */
-export async function readSecretText(
-  connection: DbusConnection,
-  attributes: ReadonlyMap<string, string>,
-): Promise<SecretRead> {
-  connection.newBudget(); // a keychain call of its own, given up after the same limit (docs/contract.md §2.7)
-  try {
-    return await connection.step('the Secret Service', () => read(connection, attributes));
-  } catch (error) {
-    if (error instanceof DbusStepError) return { unread: error.message };
-    throw error;
-  }
+/** The first two calls of a read, in flight: see {@link startSecretRead}. */
+export interface SecretLookup {
+  readonly session: Promise<Reply>;
+  readonly search: Promise<Reply>;
 }
 
-async function read(
+/**
+ * Sends the calls that open a read of the item whose attributes include all of `attributes`: a
+ * plain session and the search. Neither depends on the other, so both go out together (one round
+ * trip), and neither prompts or changes anything; their answers are checked by
+ * {@link readSecretText}. Sent early, alongside the probe (secret-service-probe.ts), they share its
+ * round trip too.
+ */
+export function startSecretRead(
   connection: DbusConnection,
   attributes: ReadonlyMap<string, string>,
-): Promise<SecretRead> {
-  // Neither call depends on the other: both go out together, one round trip (each answer is
-  // still checked in turn below). Neither prompts or changes anything.
-  const [sessionReply, searchReply] = connection.callAll([
+): SecretLookup {
+  const [session, search] = connection.callAll([
     // OpenSession(in s algorithm, in v input, out v output, out o result); plain takes "" (§7.2).
     {
       ...SECRETS,
@@ -56,13 +50,38 @@ async function read(
       member: 'SearchItems',
       body: { signature: 'a{ss}', values: [new Map<WireValue, WireValue>(attributes)] },
     },
-  ]);
-  const session = await (sessionReply as Promise<Reply>);
+  ]) as [Promise<Reply>, Promise<Reply>];
+  return { session, search };
+}
+
+/**
+ * The secret of the one item whose attributes include all of `attributes` (SearchItems matches
+ * a subset), as text; or why it was not read. Given a {@link SecretLookup} instead of the
+ * attributes, it goes on from those calls, already sent. Never rejects; a failure closes the
+ * connection.
+ */
+export async function readSecretText(
+  connection: DbusConnection,
+  item: ReadonlyMap<string, string> | SecretLookup,
+): Promise<SecretRead> {
+  connection.newBudget(); // a keychain call of its own, given up after the same limit (docs/contract.md §2.7)
+  try {
+    return await connection.step('the Secret Service', () =>
+      read(connection, 'search' in item ? item : startSecretRead(connection, item)),
+    );
+  } catch (error) {
+    if (error instanceof DbusStepError) return { unread: error.message };
+    throw error;
+  }
+}
+
+async function read(connection: DbusConnection, lookup: SecretLookup): Promise<SecretRead> {
+  const session = await lookup.session;
   const sessionPath = session.body[1];
   if (session.isError || typeof sessionPath !== 'string') {
     return { unread: `the Secret Service opened no plain session (${session.errorName ?? 'no path'})` };
   }
-  const search = await (searchReply as Promise<Reply>);
+  const search = await lookup.search;
   const [unlocked, locked] = search.body;
   if (search.isError || !isPathList(unlocked) || !isPathList(locked)) {
     return { unread: `the Secret Service could not search (${search.errorName ?? 'unexpected reply'})` };

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DbusReadKeychainStore, lookUpTokens } from '../../src/store/dbus-read-keychain-store.js';
 import { decodeMessage, encodeBody, type WireValue } from '../../src/store/dbus-wire.js';
+import { secretServiceAttributes } from '../../src/store/keychain-store.js';
 import { openSecretService } from '../../src/store/secret-service-probe.js';
-import { readSecretText } from '../../src/store/secret-service-reader.js';
+import { readSecretText, type SecretLookup, startSecretRead } from '../../src/store/secret-service-reader.js';
 import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
+import { sampleRecord } from './records.js';
 
 afterAll(removeTempDirs);
 
@@ -48,6 +51,31 @@ function answer(replySerial: number, signature: string, values: WireValue[], err
   ]);
 }
 
+/** The PATH header field (code 1) of a little-endian message, as the client wrote it. */
+function objectPath(message: Buffer): string {
+  const end = 16 + message.readUInt32LE(12);
+  let at = 16;
+  while (at < end) {
+    const code = message[at] as number;
+    const signatureLength = message[at + 1] as number;
+    const signature = message.toString('ascii', at + 2, at + 2 + signatureLength);
+    at += 3 + signatureLength;
+    if (signature === 'g') {
+      at += 2 + (message[at] as number);
+    } else {
+      at = Math.ceil(at / 4) * 4;
+      if (signature === 'u') at += 4;
+      else {
+        const length = message.readUInt32LE(at);
+        if (code === 1) return message.toString('utf8', at + 4, at + 4 + length);
+        at += 5 + length;
+      }
+    }
+    at = Math.ceil(at / 8) * 8;
+  }
+  return '';
+}
+
 type Answer = [signature: string, values: WireValue[], errorName?: string];
 /** An answer, no answer ever, or an answer after a delay in ms. */
 type Reply = Answer | 'silence' | { afterMs: number; answer: Answer };
@@ -59,12 +87,19 @@ const PROBE: Reply[] = [
 ];
 
 describe('readSecretText over a scripted bus', () => {
-  /** Serves one connection: SASL, then `replies` in call order; records each call's body. */
+  /**
+   * Serves one connection: SASL, then `replies` in call order; records each call's body and object
+   * path. With `holdUntil`, nothing is answered (the handshake included) until that many calls have
+   * arrived: a client that waits for an answer before sending its next call never gets one.
+   */
   async function bus(
     replies: Reply[],
-  ): Promise<{ env: NodeJS.ProcessEnv; calls: WireValue[][]; closed: Promise<void> }> {
+    { holdUntil = 0 } = {},
+  ): Promise<{ env: NodeJS.ProcessEnv; calls: WireValue[][]; paths: string[]; closed: Promise<void> }> {
     const path = join(tempDir('tokencli-fake-bus-'), 'bus');
     const calls: WireValue[][] = [];
+    const paths: string[] = [];
+    const held: Buffer[] = [];
     let onClosed: () => void = () => {};
     const closed = new Promise<void>((r) => {
       onClosed = r;
@@ -74,13 +109,17 @@ describe('readSecretText over a scripted bus', () => {
       let buffer = Buffer.alloc(0);
       let authenticated = false;
       let greeted = false;
+      const send = (bytes: Buffer | string) => {
+        if (calls.length < holdUntil) held.push(Buffer.from(bytes));
+        else socket.write(bytes);
+      };
       socket.on('data', (chunk) => {
         buffer = Buffer.concat([buffer, chunk]);
         if (!authenticated) {
           const begin = buffer.indexOf('BEGIN\r\n');
           if (!greeted && buffer.includes('\r\n')) {
             greeted = true;
-            socket.write('OK 0123456789abcdef0123456789abcdef\r\n');
+            send('OK 0123456789abcdef0123456789abcdef\r\n');
           }
           if (begin < 0) return;
           buffer = buffer.subarray(begin + 7);
@@ -88,10 +127,12 @@ describe('readSecretText over a scripted bus', () => {
         }
         for (let decoded = decodeMessage(buffer); decoded; decoded = decodeMessage(buffer)) {
           const serial = buffer.readUInt32LE(8);
+          paths.push(objectPath(buffer));
           buffer = buffer.subarray(decoded.size);
           calls.push(decoded.reply.body);
+          if (calls.length === holdUntil) socket.write(Buffer.concat(held.splice(0)));
           const reply = replies[calls.length - 1];
-          if (Array.isArray(reply)) socket.write(answer(serial, ...reply));
+          if (Array.isArray(reply)) send(answer(serial, ...reply));
           else if (reply && reply !== 'silence') {
             const { afterMs, answer: late } = reply;
             setTimeout(() => socket.writable && socket.write(answer(serial, ...late)), afterMs);
@@ -99,7 +140,7 @@ describe('readSecretText over a scripted bus', () => {
         }
       });
     });
-    return { env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` }, calls, closed };
+    return { env: { DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` }, calls, paths, closed };
   }
 
   it('opens a plain session, searches by the attributes, and reads the one unlocked item', async () => {
@@ -125,6 +166,87 @@ describe('readSecretText over a scripted bus', () => {
       [attributes],
       ['/org/freedesktop/secrets/session/s7'],
     ]);
+  });
+
+  const SESSION: Answer = ['vo', [{ signature: 's', value: '' }, '/org/freedesktop/secrets/session/s7']];
+  const secretAnswer = (text: string): Answer => [
+    '(oayays)',
+    [['/org/freedesktop/secrets/session/s7', Buffer.alloc(0), Buffer.from(text), 'text/plain']],
+  ];
+
+  it('sends the probe and a lookup made alongside it before any answer, so a read takes two round trips', async () => {
+    // Nothing is answered, the handshake included, until all five calls are in: a client that
+    // waited for an answer between them would time out here.
+    const { env, paths } = await bus(
+      [
+        ...PROBE,
+        SESSION,
+        ['aoao', [['/org/freedesktop/secrets/collection/login/3'], []]],
+        secretAnswer('{"a":1}'),
+      ],
+      { holdUntil: 5 },
+    );
+    let lookup: SecretLookup | undefined;
+    const opened = await openSecretService(2000, env, (connection) => {
+      lookup = startSecretRead(connection, new Map([['service', 'tokencli']]));
+    });
+    if (!opened.ok || !lookup) throw new Error(opened.ok ? 'no lookup' : opened.reason);
+    expect(await readSecretText(opened.connection, lookup)).toEqual({ text: '{"a":1}' });
+    opened.connection.close();
+    expect(paths).toEqual([
+      '/org/freedesktop/DBus', // Hello
+      '/org/freedesktop/secrets', // ReadAlias
+      '/org/freedesktop/secrets/aliases/default', // its Locked property, without waiting for ReadAlias
+      '/org/freedesktop/secrets', // OpenSession
+      '/org/freedesktop/secrets', // SearchItems
+      '/org/freedesktop/secrets/collection/login/3', // GetSecret, once the search has answered
+    ]);
+  });
+
+  it.each([
+    [false, { ok: true }],
+    [true, { ok: false, reason: 'the default keyring is locked' }],
+  ])('asks a service without alias paths at the collection itself (locked: %s)', async (locked, outcome) => {
+    const { env, paths } = await bus([
+      ['s', [':1.1']],
+      ['o', ['/org/freedesktop/secrets/collection/login']],
+      ['', [], 'org.freedesktop.DBus.Error.UnknownObject'],
+      ['v', [{ signature: 'b', value: locked }]],
+    ]);
+    const opened = await openSecretService(2000, env);
+    if (opened.ok) opened.connection.close();
+    expect(opened.ok ? { ok: true } : opened).toEqual(outcome);
+    expect(paths.slice(2)).toEqual([
+      '/org/freedesktop/secrets/aliases/default',
+      '/org/freedesktop/secrets/collection/login',
+    ]);
+  });
+
+  it('the keychain store goes on from the lookup sent with the probe, for that profile only', async () => {
+    const record = sampleRecord();
+    const item: Answer = ['aoao', [['/org/freedesktop/secrets/collection/login/3'], []]];
+    for (const [profile, readFirst, searched] of [
+      ['work', 'work', 1],
+      ['work', 'home', 2],
+    ] as const) {
+      // The lookup sent ahead is answered first; reading another profile asks anew.
+      const lookups = Array.from({ length: searched }, () => [SESSION, item]).flat();
+      const { env, calls } = await bus([...PROBE, ...lookups, secretAnswer(JSON.stringify(record))]);
+      let sentLookup: ReturnType<typeof lookUpTokens> | undefined;
+      const opened = await openSecretService(2000, env, (connection) => {
+        sentLookup = lookUpTokens(connection, profile);
+      });
+      if (!opened.ok) throw new Error(opened.reason);
+      const store = new DbusReadKeychainStore({
+        connection: opened.connection,
+        sentLookup,
+        openNative: () => Promise.reject(new Error('the native module is not wanted here')),
+      });
+      expect(await store.getTokens(readFirst)).toEqual(record);
+      const searches = calls.filter((body) => body[0] instanceof Map);
+      expect(searches).toHaveLength(searched);
+      expect(searches.at(-1)).toEqual([secretServiceAttributes(`${readFirst}/tokens`)]);
+    }
   });
 
   it.each([
