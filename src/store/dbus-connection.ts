@@ -147,10 +147,17 @@ export class DbusConnection {
     return reply;
   }
 
+  /**
+   * Hangs up: no call is sent or answered from now on. The socket itself is destroyed on the next
+   * turn of the event loop, not now: node's socket teardown reads `process.stderr`, which creates
+   * that stream (0.5 ms on a file, 2 ms on a terminal) in a run that may never write to it. A
+   * process that ends first, like a CLI that has printed its token, leaves the socket to the OS.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#socket.destroy();
+    this.#socket.unref();
+    setImmediate(() => this.#socket.destroy()).unref();
   }
 
   /**

@@ -121,6 +121,7 @@ describe.skipIf(skip)(title, () => {
       location: 'OS keychain (Secret Service)',
       work: read?.work,
       keyringLoadedAfterRead: false,
+      stderrMadeByRead: false,
       // Later calls, and entries the reader does not find, go to the native module.
       secondRead: read?.work,
       absent: null,
