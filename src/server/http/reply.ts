@@ -3,6 +3,7 @@
  * own three shapes) and RFC 6749 §5.2.
  */
 import type { ServerResponse } from 'node:http';
+import { endBatched } from './answer-batch.js';
 import { endAfterDrainingBody } from './linger.js';
 
 /**
@@ -50,7 +51,12 @@ function headerList(fixed: Record<string, string>): (string | number)[] {
   return [...Object.entries(fixed).flat(), 'content-length', 0];
 }
 
-/** Writes a JSON answer: the fixed headers, then `extraHeaders`, then the reply's own (which win). */
+/**
+ * Writes a JSON answer: the fixed headers, then `extraHeaders`, then the reply's own (which win).
+ * The turn's first answer leaves at once, later ones of the same turn of the event loop together
+ * at its end (answer-batch.ts); one sent before its request's body was read leaves once that is
+ * drained.
+ */
 export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: Record<string, string>): void {
   const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body);
   const length = Buffer.byteLength(text);
@@ -66,5 +72,5 @@ export function sendJson(res: ServerResponse, reply: JsonReply, extraHeaders?: R
     res.writeHead(reply.status, headers);
   }
   if (reply.drainBody) endAfterDrainingBody(res, text);
-  else res.end(text);
+  else endBatched(res, text);
 }
