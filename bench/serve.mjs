@@ -1,7 +1,8 @@
 // `npm run bench:serve`: throughput of `tokencli serve` (the CLI, writing its request log to a
 // file as `tokencli serve 2> serve.log` would) against a bare node:http server answering a fixed
 // JSON body, side by side in one run (goals: client-credentials >= 0.6, tokeninfo >= 0.85; also shown:
-// the ratio to node:http sending the service's own answer, byte for byte, and the CPU time per
+// the ratio to node:http sending the service's own answer, byte for byte and batched as the service
+// batches its answers, and the CPU time per
 // request of each server and of the load generator), then
 // the resident memory per live token after issuing 100k tokens in-process (goal: <= 1 KiB per token).
 //
@@ -73,9 +74,12 @@ async function runBare() {
  * The second baseline: a bare node:http server sending exactly the service's answer for the shape
  * being measured (its status, headers and body, set by the orchestrator), so that both put the
  * same bytes on the wire and the load generator, which shares the machine, parses the same
- * answers. The ratio to it is the cost of the service's own work alone.
+ * answers; and ending them as the service does, a turn's first at once and the rest together at
+ * the turn's end (src/server/http/answer-batch.ts, the same code). The ratio to it is the cost of
+ * the service's own work alone; the ratio to the bare server also counts how the answers are written.
  */
 async function runEcho() {
+  const { endBatched } = await import(new URL('http/answer-batch.js', DIST).href);
   let answer = { status: 200, headers: {}, body: '' };
   process.on('message', (message) => {
     answer = message;
@@ -83,7 +87,7 @@ async function runEcho() {
   });
   const server = createServer((_req, res) => {
     res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
+    endBatched(res, answer.body);
   });
   server.listen(0, '127.0.0.1', () => process.send({ baseUrl: `http://127.0.0.1:${server.address().port}` }));
   process.on('disconnect', () => server.close());
@@ -289,7 +293,7 @@ async function orchestrate() {
         `  ${name.padEnd(26)} ${measured.toFixed(0).padStart(7)} req/s   bare node:http ${baseline.toFixed(0).padStart(7)} req/s   ratio ${ratio.toFixed(2)} (goal >= ${goal}; slices ${spread[0].toFixed(2)}–${spread[1].toFixed(2)})${ratio < goal ? '  BELOW GOAL' : ''}`,
       );
       console.log(
-        `  ${''.padEnd(26)} ${''.padStart(7)}         same answer     ${echoed.toFixed(0).padStart(7)} req/s   ratio ${ratioToEcho.toFixed(2)} (node:http sending the service's own ${Buffer.byteLength(answer.body)}-byte answer and headers)`,
+        `  ${''.padEnd(26)} ${''.padStart(7)}         same answer     ${echoed.toFixed(0).padStart(7)} req/s   ratio ${ratioToEcho.toFixed(2)} (node:http sending the service's own ${Buffer.byteLength(answer.body)}-byte answer and headers, batched alike)`,
       );
       if (cpu.service && cpu.bare && cpu.echo) {
         const pair = (side) => `${side.server.toFixed(1)} / ${side.generator.toFixed(1)}`;
