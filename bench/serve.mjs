@@ -1,15 +1,15 @@
 // `npm run bench:serve`: throughput of `tokencli serve` (the CLI, writing its request log to a
 // file as `tokencli serve 2> serve.log` would) against a bare node:http server answering a fixed
-// JSON body, side by side in one run (goals: client-credentials >= 0.6, tokeninfo >= 0.85; also shown:
-// the ratio to node:http sending the service's own answer, byte for byte and batched as the service
-// batches its answers, and the CPU time per
-// request of each server and of the load generator), then
-// the resident memory per live token after issuing 100k tokens in-process (goal: <= 1 KiB per token).
+// JSON body, side by side in one run (goals: client-credentials >= 0.6, tokeninfo >= 0.85). Also
+// shown: the ratio to the bare server batching its answers as the service does, and to node:http
+// sending the service's own answer byte for byte, batched alike; and the CPU time per request of
+// each server and of the load generator. Then the resident memory per live token after issuing
+// 100k tokens in-process (goal: <= 1 KiB per token).
 //
-// One file, four roles: without an argument it orchestrates; `bare` and `echo` run the baselines and
-// the CLI runs the service, each in a process of its own (so the load generator, autocannon, does
-// not share their event loop); `memory` issues the 100k tokens in a fresh process with
-// --expose-gc. Loopback only.
+// One file, five roles: without an argument it orchestrates; `bare`, `bare-batched` and `echo` run
+// the baselines and the CLI runs the service, each in a process of its own (so the load
+// generator, autocannon, does not share their event loop); `memory` issues the 100k tokens in a
+// fresh process with --expose-gc. Loopback only.
 import { fork, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -29,6 +29,7 @@ const GOALS = { 'client-credentials token': 0.6, tokeninfo: 0.85 };
 
 const role = process.argv[2];
 if (role === 'bare') await runBare();
+else if (role === 'bare-batched') await runBare({ batched: true });
 else if (role === 'echo') await runEcho();
 else if (role === 'memory') await runMemory();
 else await orchestrate();
@@ -53,7 +54,12 @@ function startCli(logFile) {
   });
 }
 
-async function runBare() {
+/**
+ * The bare server. With `batched`, it ends its answers as the service does (a turn's first at once,
+ * the rest together at the turn's end: src/server/http/answer-batch.ts, the same code): how much of
+ * the service's ratio to the plain bare server is that way of writing answers rather than its work.
+ */
+async function runBare({ batched = false } = {}) {
   // What a token response looks like, so both servers send bodies of about the same size.
   const body = JSON.stringify({
     access_token: 'x'.repeat(43),
@@ -62,9 +68,11 @@ async function runBare() {
     redirect_url: 'http://127.0.0.1:8765/callback',
     email: 'demo@example.com',
   });
+  const { endBatched } = batched ? await import(new URL('http/answer-batch.js', DIST).href) : {};
   const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
+    if (endBatched) endBatched(res, body);
+    else res.end(body);
   });
   server.listen(0, '127.0.0.1', () => process.send({ baseUrl: `http://127.0.0.1:${server.address().port}` }));
   process.on('disconnect', () => server.close());
@@ -170,14 +178,16 @@ function processCpuMicros(pid) {
 }
 
 /**
- * Requests per second of the service and of the two baselines for one request shape. The machine
- * is shared and its load moves, so they are measured in short alternating slices rather than one
+ * Requests per second of the service and of each baseline for one request shape. The machine is
+ * shared and its load moves, so they are measured in short alternating slices rather than one
  * after the other, and each ratio is the median of the ratios of neighbouring slices: a burst of
  * load elsewhere moves one slice, not the result. Each slice also records the CPU time per request
  * of the server and of the load generator (this process), which shows which of the two bounds a
  * slice: on two cores, whichever needs more CPU per request sets the rate.
+ *
+ * @param targets the service first, then the baselines, by name
  */
-async function measureRound(autocannon, name, service, bare, echo) {
+async function measureRound(autocannon, name, targets) {
   const run = async (title, { pid, ...options }, duration, cpu) => {
     const serverBefore = processCpuMicros(pid);
     const generatorBefore = process.cpuUsage();
@@ -195,37 +205,32 @@ async function measureRound(autocannon, name, service, bare, echo) {
     // The run lasts a little longer than asked (connections are set up and drained): its own length.
     return requests / result.duration;
   };
+  const names = Object.keys(targets);
   // Warm-up, so all are measured with their code already optimised.
-  await run(`bare ${name}`, bare, 1);
-  await run(`echo ${name}`, echo, 1);
-  await run(name, service, 1);
-  const slices = { service: [], bare: [], echo: [], toBare: [], toEcho: [] };
-  const cpu = {
-    service: { server: [], generator: [] },
-    bare: { server: [], generator: [] },
-    echo: { server: [], generator: [] },
-  };
+  for (const side of names) await run(`${side} ${name}`, targets[side], 1);
+  const rates = Object.fromEntries(names.map((side) => [side, []]));
+  const cpu = Object.fromEntries(names.map((side) => [side, { server: [], generator: [] }]));
   for (let slice = 0; slice < SLICES; slice++) {
-    const b = await run(`bare ${name}`, bare, SLICE_SECONDS, cpu.bare);
-    const s = await run(name, service, SLICE_SECONDS, cpu.service);
-    const e = await run(`echo ${name}`, echo, SLICE_SECONDS, cpu.echo);
-    slices.service.push(s);
-    slices.bare.push(b);
-    slices.echo.push(e);
-    slices.toBare.push(s / b);
-    slices.toEcho.push(s / e);
+    for (const side of names)
+      rates[side].push(await run(`${side} ${name}`, targets[side], SLICE_SECONDS, cpu[side]));
   }
   const cpuMedians = (side) =>
     side.server.length === 0 ? undefined : { server: median(side.server), generator: median(side.generator) };
-  return {
-    measured: median(slices.service),
-    baseline: median(slices.bare),
-    echo: median(slices.echo),
-    ratio: median(slices.toBare),
-    ratioToEcho: median(slices.toEcho),
-    spread: [Math.min(...slices.toBare), Math.max(...slices.toBare)],
-    cpu: { service: cpuMedians(cpu.service), bare: cpuMedians(cpu.bare), echo: cpuMedians(cpu.echo) },
-  };
+  const [first] = names;
+  return Object.fromEntries(
+    names.map((side) => {
+      const toService = rates[first].map((rate, i) => rate / rates[side][i]);
+      return [
+        side,
+        {
+          rate: median(rates[side]),
+          ratio: median(toService),
+          spread: [Math.min(...toService), Math.max(...toService)],
+          cpu: cpuMedians(cpu[side]),
+        },
+      ];
+    }),
+  );
 }
 
 function median(values) {
@@ -238,14 +243,13 @@ async function orchestrate() {
   const { default: autocannon } = await import('autocannon');
   const logDir = mkdtempSync(join(tmpdir(), 'tokencli-bench-'));
   const logFile = join(logDir, 'serve.log');
-  const [service, bare, echo] = await Promise.all([
+  const [service, bare, bareBatched, echo] = await Promise.all([
     startCli(logFile),
     startChild('bare'),
+    startChild('bare-batched'),
     startChild('echo'),
   ]);
   const serviceUrl = service.baseUrl;
-  const bareUrl = bare.message.baseUrl;
-  const echoUrl = echo.message.baseUrl;
   try {
     const tokenRequest = {
       method: 'POST',
@@ -273,37 +277,37 @@ async function orchestrate() {
       const ready = new Promise((resolve) => echo.child.once('message', resolve));
       echo.child.send(answer);
       await ready;
-      const {
-        measured,
-        baseline,
-        echo: echoed,
-        ratio,
-        ratioToEcho,
-        spread,
-        cpu,
-      } = await measureRound(
-        autocannon,
-        name,
-        { url: `${serviceUrl}${path}`, pid: service.child.pid, ...request },
-        { url: `${bareUrl}${path}`, pid: bare.child.pid, ...request },
-        { url: `${echoUrl}${path}`, pid: echo.child.pid, ...request },
-      );
+      const target = (url, pid) => ({ url: `${url}${path}`, pid, ...request });
+      const result = await measureRound(autocannon, name, {
+        service: target(serviceUrl, service.child.pid),
+        bare: target(bare.message.baseUrl, bare.child.pid),
+        batched: target(bareBatched.message.baseUrl, bareBatched.child.pid),
+        echo: target(echo.message.baseUrl, echo.child.pid),
+      });
       const goal = GOALS[name];
+      const { ratio, spread } = result.bare;
+      const rate = (side) => result[side].rate.toFixed(0).padStart(7);
+      const indent = `  ${''.padEnd(26)} ${''.padStart(7)}        `;
       console.log(
-        `  ${name.padEnd(26)} ${measured.toFixed(0).padStart(7)} req/s   bare node:http ${baseline.toFixed(0).padStart(7)} req/s   ratio ${ratio.toFixed(2)} (goal >= ${goal}; slices ${spread[0].toFixed(2)}–${spread[1].toFixed(2)})${ratio < goal ? '  BELOW GOAL' : ''}`,
+        `  ${name.padEnd(26)} ${rate('service')} req/s   bare node:http ${rate('bare')} req/s   ratio ${ratio.toFixed(2)} (goal >= ${goal}; slices ${spread[0].toFixed(2)}–${spread[1].toFixed(2)})${ratio < goal ? '  BELOW GOAL' : ''}`,
       );
       console.log(
-        `  ${''.padEnd(26)} ${''.padStart(7)}         same answer     ${echoed.toFixed(0).padStart(7)} req/s   ratio ${ratioToEcho.toFixed(2)} (node:http sending the service's own ${Buffer.byteLength(answer.body)}-byte answer and headers, batched alike)`,
+        `${indent} bare, batched  ${rate('batched')} req/s   ratio ${result.batched.ratio.toFixed(2)} (the bare server ending its answers as the service does; ${(result.batched.rate / result.bare.rate).toFixed(2)}× the plain one)`,
       );
-      if (cpu.service && cpu.bare && cpu.echo) {
-        const pair = (side) => `${side.server.toFixed(1)} / ${side.generator.toFixed(1)}`;
+      console.log(
+        `${indent} same answer    ${rate('echo')} req/s   ratio ${result.echo.ratio.toFixed(2)} (node:http sending the service's own ${Buffer.byteLength(answer.body)}-byte answer and headers, batched alike)`,
+      );
+      if (Object.values(result).every((side) => side.cpu)) {
+        const pair = (side) =>
+          `${result[side].cpu.server.toFixed(1)} / ${result[side].cpu.generator.toFixed(1)}`;
         console.log(
-          `  ${''.padEnd(26)} ${''.padStart(7)}         CPU µs per request, server / load generator: service ${pair(cpu.service)}, bare ${pair(cpu.bare)}, same answer ${pair(cpu.echo)}`,
+          `${indent} CPU µs per request, server / load generator: service ${pair('service')}, bare ${pair('bare')}, bare batched ${pair('batched')}, same answer ${pair('echo')}`,
         );
       }
     }
   } finally {
     bare.child.disconnect();
+    bareBatched.child.disconnect();
     echo.child.disconnect();
     await new Promise((resolve) => {
       service.child.once('exit', resolve);
