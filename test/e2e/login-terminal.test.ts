@@ -50,7 +50,12 @@ describe.skipIf(!hasScript)(
         }
         throw new Error(`no URL printed; output:\n${output}`);
       })();
-      return { child, done, authorizeUrl, output: () => output };
+      /** Resolves once `text` has been printed (the pty delivers lines in chunks of its own). */
+      const printed = async (text: string): Promise<void> => {
+        for (let i = 0; i < 600 && !output.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+        if (!output.includes(text)) throw new Error(`"${text}" never printed; output:\n${output}`);
+      };
+      return { child, done, authorizeUrl, printed, output: () => output };
     }
 
     /** The login form posted, the 302 not followed: its Location is what the user would paste. */
@@ -71,7 +76,8 @@ describe.skipIf(!hasScript)(
       const configDir = tempDir();
       const login = loginOnPty(loginEnv(configDir));
       const url = await login.authorizeUrl;
-      expect(login.output()).toContain(
+      // The prompt follows the URL, maybe in a later chunk.
+      await login.printed(
         'paste the URL it ends up on (or the code) here at once; codes expire after 20 seconds:',
       );
       login.child.stdin.write(`${await redirectLocation(url)}\r`);
