@@ -52,7 +52,7 @@ describe.skipIf(!hasScript)(
       })();
       /** Resolves once `text` has been printed (the pty delivers lines in chunks of its own). */
       const printed = async (text: string): Promise<void> => {
-        for (let i = 0; i < 600 && !output.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
+        for (let i = 0; i < 200 && !output.includes(text); i++) await new Promise((r) => setTimeout(r, 50));
         if (!output.includes(text)) throw new Error(`"${text}" never printed; output:\n${output}`);
       };
       return { child, done, authorizeUrl, printed, output: () => output };
