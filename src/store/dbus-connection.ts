@@ -125,12 +125,12 @@ export class DbusConnection {
    * caller awaits the answers in order and may stop after any of them (an answer not awaited when
    * the connection closes is dropped, not reported as unhandled).
    */
-  callAll(calls: readonly MethodCall[]): Promise<Reply>[] {
+  callAll<const Calls extends readonly MethodCall[]>(calls: Calls): { [K in keyof Calls]: Promise<Reply> } {
     return calls.map((call) => {
       const reply = this.#send(call);
       reply.catch(() => {});
       return reply;
-    });
+    }) as { [K in keyof Calls]: Promise<Reply> };
   }
 
   #send(call: MethodCall): Promise<Reply> {

@@ -19,6 +19,7 @@ import type { Reply } from './dbus-wire.js';
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
 export const SECRETS = { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets' };
+export const SERVICE_INTERFACE = 'org.freedesktop.Secret.Service';
 
 /** Where the session bus listens: DBUS_SESSION_BUS_ADDRESS, else `$XDG_RUNTIME_DIR/bus`. */
 export function sessionBusSocket(env: NodeJS.ProcessEnv): { path: string } | { reason: string } {
@@ -61,8 +62,6 @@ export async function probeSecretService(
   opened.connection.close();
   return { ok: true };
 }
-
-const SERVICE_INTERFACE = 'org.freedesktop.Secret.Service';
 
 /** ReadAlias(in s name, out o collection): "/" when there is no such alias. */
 const READ_DEFAULT_ALIAS = {
@@ -117,7 +116,7 @@ export async function openSecretService(
   }
   try {
     const problem = await connection.step('the Secret Service', () =>
-      defaultKeyringProblem(connection, alias as Promise<Reply>, defaultLocked as Promise<Reply>),
+      defaultKeyringProblem(connection, alias, defaultLocked),
     );
     if (problem === undefined) return { ok: true, connection };
     connection.close();

@@ -11,11 +11,10 @@
  */
 import { type DbusConnection, DbusStepError } from './dbus-connection.js';
 import type { Reply, WireValue } from './dbus-wire.js';
-import { SECRETS } from './secret-service-probe.js';
+import { SECRETS, SERVICE_INTERFACE } from './secret-service-probe.js';
 
 export type SecretRead = { text: string } | { unread: string };
 
-const SERVICE_INTERFACE = 'org.freedesktop.Secret.Service';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The first two calls of a read, in flight: see {@link startSecretRead}. */
@@ -50,7 +49,7 @@ export function startSecretRead(
       member: 'SearchItems',
       body: { signature: 'a{ss}', values: [new Map<WireValue, WireValue>(attributes)] },
     },
-  ]) as [Promise<Reply>, Promise<Reply>];
+  ]);
   return { session, search };
 }
 
