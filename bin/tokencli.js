@@ -85,8 +85,9 @@ function lazyRequire(used) {
  * V8's cache holds the functions compiled when it was made, so one made by a run that read a
  * credentials file lacks the keychain's D-Bus client, which a keychain run would then compile
  * every time. A run whose builtins the line does not list took another path (the D-Bus client
- * uses node:net): the cache is made again, with its functions added. Only builtins read through a
- * bundle's `require` count; those taken with process.getBuiltinModule (node:http) do not.
+ * reads node:util on node's pipe handle, node:net without it): the cache is made again, with its
+ * functions added. Only builtins read through a bundle's `require` count; those taken with
+ * process.getBuiltinModule (node:http) do not.
  */
 const CACHE_MAGIC = 'tokencli code cache 1:';
 

@@ -20,7 +20,10 @@ const builtinsWithoutFacadePlugin = {
   name: 'builtins-without-esm-facade',
   setup(pluginBuild) {
     pluginBuild.onResolve(
-      { filter: /^node:(fs|os|path|module|events|process|url|readline|net|child_process|timers\/promises)$/ },
+      {
+        filter:
+          /^node:(fs|os|path|module|events|process|url|readline|net|child_process|timers\/promises|util)$/,
+      },
       (args) => ({
         path: args.path,
         namespace: 'builtin-cjs',

@@ -9,8 +9,8 @@
  * and the socket destroyed (docs/contract.md §2.7). An open connection keeps the process alive
  * only while a call awaits its answer.
  */
-import { connect, type Socket } from 'node:net';
 import { formatSeconds } from '../text/seconds.js';
+import { type BusSocket, type BusSocketKind, connectBusSocket } from './bus-socket.js';
 import { decodeMessage, encodeMethodCall, type MethodCall, type Reply } from './dbus-wire.js';
 
 /** Thrown when a step fails or runs out of time; `message` is the reason, ready for a warning. */
@@ -25,7 +25,7 @@ interface Waiter<T> {
 class SocketFailure extends Error {}
 
 export class DbusConnection {
-  readonly #socket: Socket;
+  readonly #socket: BusSocket;
   readonly #timeoutMs: number;
   /** When the current time budget (one probe, or one read) runs out: steps share it. */
   #deadline: number;
@@ -42,23 +42,27 @@ export class DbusConnection {
   /** The handshake's outcome, then Hello's answer: what {@link ready} awaits. */
   #greeting: Promise<unknown> | undefined;
 
-  private constructor(socket: Socket, timeoutMs: number) {
-    this.#socket = socket;
+  private constructor(path: string, timeoutMs: number, socketKind: BusSocketKind | undefined) {
     this.#timeoutMs = timeoutMs;
     this.#deadline = Date.now() + timeoutMs;
-    socket.on('data', (chunk) => this.#receive(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      this.#fail(new SocketFailure(error.code ?? error.message)),
+    this.#socket = connectBusSocket(
+      path,
+      {
+        data: (chunk) => this.#receive(chunk),
+        error: (code) => this.#fail(new SocketFailure(code)),
+        close: () => this.#fail(new Error('connection closed')),
+      },
+      socketKind,
     );
-    socket.on('close', () => this.#fail(new Error('connection closed')));
   }
 
   /**
    * Connects to the socket at `path` and sends the handshake and Hello, without waiting for any
-   * answer: calls made now go out right behind them. The time budget starts now.
+   * answer: calls made now go out right behind them. The time budget starts now. `socketKind`
+   * chooses how the socket is had (bus-socket.ts); by default, the cheapest this node allows.
    */
-  static connect(path: string, timeoutMs: number): DbusConnection {
-    const connection = new DbusConnection(connect(path), timeoutMs);
+  static connect(path: string, timeoutMs: number, socketKind?: BusSocketKind): DbusConnection {
+    const connection = new DbusConnection(path, timeoutMs, socketKind);
     const authenticated = connection.#authenticate();
     const hello = connection.#send({
       destination: 'org.freedesktop.DBus',
@@ -147,17 +151,11 @@ export class DbusConnection {
     return reply;
   }
 
-  /**
-   * Hangs up: no call is sent or answered from now on. The socket itself is destroyed on the next
-   * turn of the event loop, not now: node's socket teardown reads `process.stderr`, which creates
-   * that stream (0.5 ms on a file, 2 ms on a terminal) in a run that may never write to it. A
-   * process that ends first, like a CLI that has printed its token, leaves the socket to the OS.
-   */
+  /** Hangs up: no call is sent or answered from now on. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#socket.unref();
-    setImmediate(() => this.#socket.destroy()).unref();
+    this.#socket.destroy();
   }
 
   /**
@@ -166,7 +164,9 @@ export class DbusConnection {
    */
   async #authenticate(): Promise<void> {
     const uid = String(process.getuid?.() ?? '');
-    this.#socket.write(`\0AUTH EXTERNAL ${Buffer.from(uid, 'ascii').toString('hex')}\r\nBEGIN\r\n`);
+    this.#socket.write(
+      Buffer.from(`\0AUTH EXTERNAL ${Buffer.from(uid, 'ascii').toString('hex')}\r\nBEGIN\r\n`, 'latin1'),
+    );
     const line = await this.#nextLine();
     if (!line.toString('ascii').startsWith('OK ')) throw new Error('authentication was refused');
     this.#authenticated = true;

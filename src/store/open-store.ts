@@ -109,8 +109,10 @@ async function openKeychain(
     const { openSecretService } = await import('./secret-service-probe.js');
     const { DbusReadKeychainStore, lookUpTokens } = await import('./dbus-read-keychain-store.js');
     let sentLookup: TokensLookup | undefined;
-    const probe = await openSecretService(timeoutMs, process.env, (connection) => {
-      if (tokensProfile !== undefined) sentLookup = lookUpTokens(connection, tokensProfile);
+    const probe = await openSecretService(timeoutMs, process.env, {
+      alongside: (connection) => {
+        if (tokensProfile !== undefined) sentLookup = lookUpTokens(connection, tokensProfile);
+      },
     });
     if (!probe.ok) return { reason: probe.reason };
     const openNative = async () => {

@@ -13,6 +13,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BusSocketKind } from './bus-socket.js';
 import { DbusConnection } from './dbus-connection.js';
 import type { Reply } from './dbus-wire.js';
 
@@ -89,6 +90,13 @@ function lockedOf(path: string) {
  */
 const DEFAULT_ALIAS_PATH = '/org/freedesktop/secrets/aliases/default';
 
+export interface OpenSecretServiceOptions {
+  /** Makes calls of its own on the connection, sent with the probe's (see below). */
+  alongside?: ((connection: DbusConnection) => void) | undefined;
+  /** How the socket is had (bus-socket.ts); by default, the cheapest this node allows. */
+  socketKind?: BusSocketKind | undefined;
+}
+
 /**
  * Runs the probe and, when it passes, keeps its connection open for reading an item
  * (secret-service-reader.ts). Never rejects, never takes longer than about `timeoutMs`.
@@ -102,11 +110,11 @@ const DEFAULT_ALIAS_PATH = '/org/freedesktop/secrets/aliases/default';
 export async function openSecretService(
   timeoutMs: number,
   env: NodeJS.ProcessEnv = process.env,
-  alongside?: (connection: DbusConnection) => void,
+  { alongside, socketKind }: OpenSecretServiceOptions = {},
 ): Promise<OpenedSecretService> {
   const target = sessionBusSocket(env);
   if ('reason' in target) return { ok: false, reason: target.reason };
-  const connection = DbusConnection.connect(target.path, timeoutMs);
+  const connection = DbusConnection.connect(target.path, timeoutMs, socketKind);
   const [alias, defaultLocked] = connection.callAll([READ_DEFAULT_ALIAS, lockedOf(DEFAULT_ALIAS_PATH)]);
   alongside?.(connection);
   try {

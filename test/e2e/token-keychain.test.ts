@@ -4,8 +4,10 @@
  * (the cached-token fast path, src/cli/fast-token.ts), with the same output and warnings the full
  * CLI gives.
  */
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
 import { BIN } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { fallbackWarning, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
@@ -71,6 +73,56 @@ describe.skipIf(skip)(title, () => {
     const [first, second] = runs;
     expect(first, sessionStderr).toMatchObject({ code: 0, stderr: '' });
     expect(second).toEqual({ code: 0, stdout: first?.stdout, stderr: '' });
+  });
+
+  test("a keychain run remakes the light bundle's code cache that file-store runs made, once", async () => {
+    // The launcher keeps no code cache under TMPDIR: this run's TMPDIR is a directory of its own.
+    const { env, configDir, home } = sandbox();
+    const tmp = join(home, 'tmp');
+    mkdirSync(tmp);
+    const cacheDir = join(home, 'cache', 'tokencli', 'code-cache', `${process.version}-${process.arch}`);
+    const run = (store: string) =>
+      `TOKENCLI_STORE=${store} "$NODE" "$BIN" token >/dev/null || echo "failed: ${store}" >&2`;
+    const paths = (label: string) => `echo "${label} $(head -n 1 "${cacheDir}"/fast-token-* | tr -d '\\0')"`;
+    // Each store filled by the full CLI, then read from the cache by the light answer.
+    const body = [
+      run('file'),
+      run('file'),
+      paths('file:'),
+      run('keychain'),
+      run('keychain'),
+      paths('keychain:'),
+      `echo "inode: $(stat -c %i "${cacheDir}"/fast-token-*)"`,
+      run('keychain'),
+      `echo "inode: $(stat -c %i "${cacheDir}"/fast-token-*)"`,
+    ].join('; ');
+    const result = await runSession(
+      { keyring: 'unlocked', body },
+      {
+        ...env,
+        TMPDIR: tmp,
+        BIN,
+        TOKENCLI_BASE_URL: serve.baseUrl,
+        TOKENCLI_CLIENT_ID: DEMO.clientId,
+        TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
+        TOKENCLI_EMAIL: DEMO.email,
+        TOKENCLI_PASSWORD: DEMO.password,
+        TOKENCLI_CONFIG_DIR: configDir,
+      },
+      configDir,
+    );
+    expect(result.stderr).not.toContain('failed');
+    // The file store's path reads node:fs and node:path; the keychain's D-Bus client adds the
+    // builtin its socket reads (node:util on node's pipe handle, node:net without it).
+    const dbusBuiltin = pipeHandleBindings() ? 'node:util' : 'node:net';
+    expect(result.stdout).toContain('file: tokencli code cache 1:node:fs,node:path\n');
+    expect(result.stdout).toContain(
+      `keychain: tokencli code cache 1:${['node:fs', 'node:path', dbusBuiltin].sort().join(',')}\n`,
+    );
+    // Seen now: the next keychain run leaves it alone (a rewrite renames a new file into place).
+    const inodes = result.stdout.match(/^inode: \d+$/gm);
+    expect(inodes).toHaveLength(2);
+    expect(inodes?.[1]).toBe(inodes?.[0]);
   });
 
   test('the default store falling back to the file is announced once per profile, not on every run', async () => {

@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
 import { removeTempDirs } from '../fs/temp-dirs.js';
 import {
   type ChildReport,
@@ -147,6 +148,8 @@ describe.skipIf(skip)(title, () => {
       const [report] = run.reports;
       expect(report, run.stderr).toBeDefined();
       expect(report?.cases).toEqual(Array(4).fill({ nativeSame: true, jsSame: true, js: 'same' }));
+      // Read over node's pipe handle and over node:net alike, where this node allows the handle.
+      expect(report?.socketKinds).toEqual(pipeHandleBindings() ? ['pipe-handle', 'net'] : ['net']);
       expect(report?.['absent/tokens']).toEqual({ native: { value: null }, js: { unread: 'no such item' } });
       expect(report?.['dup/tokens']).toMatchObject({
         native: { error: expect.any(String) },

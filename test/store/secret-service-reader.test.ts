@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { BusSocketKind } from '../../src/store/bus-socket.js';
 import { DbusReadKeychainStore, lookUpTokens } from '../../src/store/dbus-read-keychain-store.js';
 import { decodeMessage, encodeBody, type WireValue } from '../../src/store/dbus-wire.js';
 import { secretServiceAttributes } from '../../src/store/keychain-store.js';
+import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
 import { openSecretService } from '../../src/store/secret-service-probe.js';
 import { readSecretText, type SecretLookup, startSecretRead } from '../../src/store/secret-service-reader.js';
 import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
@@ -86,7 +88,10 @@ const PROBE: Reply[] = [
   ['v', [{ signature: 'b', value: false }]], // Get(Collection, Locked)
 ];
 
-describe('readSecretText over a scripted bus', () => {
+/** Both ways to have the socket (bus-socket.ts): node's pipe handle where this node allows it, and node:net. */
+const SOCKET_KINDS: BusSocketKind[] = pipeHandleBindings() ? ['pipe-handle', 'net'] : ['net'];
+
+describe.each(SOCKET_KINDS)('readSecretText over a scripted bus, on a %s socket', (socketKind) => {
   /**
    * Serves one connection: SASL, then `replies` in call order; records each call's body and object
    * path. With `holdUntil`, nothing is answered (the handshake included) until that many calls have
@@ -153,7 +158,7 @@ describe('readSecretText over a scripted bus', () => {
         [['/org/freedesktop/secrets/session/s7', Buffer.alloc(0), Buffer.from('{"a":"é"}'), 'text/plain']],
       ],
     ]);
-    const opened = await openSecretService(2000, env);
+    const opened = await openSecretService(2000, env, { socketKind });
     if (!opened.ok) throw new Error(opened.reason);
     const attributes = new Map([
       ['service', 'tokencli'],
@@ -187,8 +192,11 @@ describe('readSecretText over a scripted bus', () => {
       { holdUntil: 5 },
     );
     let lookup: SecretLookup | undefined;
-    const opened = await openSecretService(2000, env, (connection) => {
-      lookup = startSecretRead(connection, new Map([['service', 'tokencli']]));
+    const opened = await openSecretService(2000, env, {
+      socketKind,
+      alongside: (connection) => {
+        lookup = startSecretRead(connection, new Map([['service', 'tokencli']]));
+      },
     });
     if (!opened.ok || !lookup) throw new Error(opened.ok ? 'no lookup' : opened.reason);
     expect(await readSecretText(opened.connection, lookup)).toEqual({ text: '{"a":1}' });
@@ -213,7 +221,7 @@ describe('readSecretText over a scripted bus', () => {
       ['', [], 'org.freedesktop.DBus.Error.UnknownObject'],
       ['v', [{ signature: 'b', value: locked }]],
     ]);
-    const opened = await openSecretService(2000, env);
+    const opened = await openSecretService(2000, env, { socketKind });
     if (opened.ok) opened.connection.close();
     expect(opened.ok ? { ok: true } : opened).toEqual(outcome);
     expect(paths.slice(2)).toEqual([
@@ -233,8 +241,11 @@ describe('readSecretText over a scripted bus', () => {
       const lookups = Array.from({ length: searched }, () => [SESSION, item]).flat();
       const { env, calls } = await bus([...PROBE, ...lookups, secretAnswer(JSON.stringify(record))]);
       let sentLookup: ReturnType<typeof lookUpTokens> | undefined;
-      const opened = await openSecretService(2000, env, (connection) => {
-        sentLookup = lookUpTokens(connection, profile);
+      const opened = await openSecretService(2000, env, {
+        socketKind,
+        alongside: (connection) => {
+          sentLookup = lookUpTokens(connection, profile);
+        },
       });
       if (!opened.ok) throw new Error(opened.reason);
       const store = new DbusReadKeychainStore({
@@ -276,7 +287,7 @@ describe('readSecretText over a scripted bus', () => {
     ],
   ] as [string, Reply[], string][])('declines %s', async (_, afterSession, reason) => {
     const { env } = await bus([...PROBE, ['vo', [{ signature: 's', value: '' }, '/s']], ...afterSession]);
-    const opened = await openSecretService(2000, env);
+    const opened = await openSecretService(2000, env, { socketKind });
     if (!opened.ok) throw new Error(opened.reason);
     expect(await readSecretText(opened.connection, new Map([['service', 'tokencli']]))).toEqual({
       unread: reason,
@@ -286,7 +297,7 @@ describe('readSecretText over a scripted bus', () => {
 
   it('declines a service without the plain algorithm', async () => {
     const { env } = await bus([...PROBE, ['', [], 'org.freedesktop.DBus.Error.NotSupported']]);
-    const opened = await openSecretService(2000, env);
+    const opened = await openSecretService(2000, env, { socketKind });
     if (!opened.ok) throw new Error(opened.reason);
     expect(await readSecretText(opened.connection, new Map())).toEqual({
       unread: 'the Secret Service opened no plain session (org.freedesktop.DBus.Error.NotSupported)',
@@ -299,7 +310,7 @@ describe('readSecretText over a scripted bus', () => {
     const [hello] = PROBE as [Answer];
     const { env } = await bus([{ afterMs: 300, answer: hello }, 'silence']);
     const started = Date.now();
-    expect(await openSecretService(400, env)).toEqual({
+    expect(await openSecretService(400, env, { socketKind })).toEqual({
       ok: false,
       reason: 'the Secret Service did not answer within 0.4s',
     });
@@ -310,7 +321,7 @@ describe('readSecretText over a scripted bus', () => {
 
   it('gives up on a service that stops answering after the probe, and hangs up', async () => {
     const { env, closed } = await bus([...PROBE, 'silence']);
-    const opened = await openSecretService(300, env);
+    const opened = await openSecretService(300, env, { socketKind });
     if (!opened.ok) throw new Error(opened.reason);
     const started = Date.now();
     expect(await readSecretText(opened.connection, new Map())).toEqual({
