@@ -85,7 +85,7 @@ function lazyRequire(used) {
  * V8's cache holds the functions compiled when it was made, so one made by a run that read a
  * credentials file lacks the keychain's D-Bus client, which a keychain run would then compile
  * every time. A run whose builtins the line does not list took another path (the D-Bus client
- * reads node:util on node's pipe handle, node:net without it): the cache is made again, with its
+ * reads node:timers, and node:net without node's pipe handle): the cache is made again, with its
  * functions added. Only builtins read through a bundle's `require` count; those taken with
  * process.getBuiltinModule (node:http) do not.
  */

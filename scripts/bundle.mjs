@@ -22,7 +22,7 @@ const builtinsWithoutFacadePlugin = {
     pluginBuild.onResolve(
       {
         filter:
-          /^node:(fs|os|path|module|events|process|url|readline|net|child_process|timers\/promises|util)$/,
+          /^node:(fs|os|path|module|events|process|url|readline|net|child_process|timers|timers\/promises|util)$/,
       },
       (args) => ({
         path: args.path,

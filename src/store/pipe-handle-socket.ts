@@ -15,7 +15,6 @@
  * replaces it with one that warns) and callable (the permission model refuses it). Anywhere else
  * {@link pipeHandleBindings} says no and bus-socket.ts uses `node:net`.
  */
-import { getSystemErrorName } from 'node:util';
 import type { BusSocket, BusSocketEvents } from './bus-socket.js';
 
 /** The Node lines the test suite runs this code on (.ci/run); any other gets node:net. */
@@ -106,12 +105,6 @@ export function connectPipeHandle(
   events: BusSocketEvents,
 ): BusSocket {
   const { state } = bindings;
-  // Taken now rather than at the first error: the builtins a run reads are how the launcher's code
-  // cache tells this path from the file store's (bin/tokencli.js), and node loads node:util at
-  // start anyway.
-  const nameOf = getSystemErrorName;
-  /** libuv's name of a negative status (`ENOENT`, `ECONNREFUSED`, `EOF`). */
-  const errorCode = (status: number) => (status < 0 ? nameOf(status) : `status ${status}`);
   const handle = bindings.newPipe();
   /** Bytes written before the connection completed; undefined once it has. */
   let waiting: Buffer[] | undefined = [];
@@ -183,4 +176,13 @@ export function connectPipeHandle(
     },
     destroy: close,
   };
+}
+
+/**
+ * libuv's name of a negative status (`ENOENT`, `ECONNREFUSED`, `EOF`). From node:util as node's
+ * own module, not an ES module import: the library's build would build node:util's ES module
+ * facade, which creates process.stderr and costs milliseconds on Node 24 and later.
+ */
+function errorCode(status: number): string {
+  return status < 0 ? process.getBuiltinModule('node:util').getSystemErrorName(status) : `status ${status}`;
 }

@@ -245,7 +245,10 @@ describe('which socket a node gets', () => {
   });
 
   it('node:net under the permission model, which refuses node its internals', () => {
-    const flag = NODE_MAJOR >= 22 ? '--permission' : '--experimental-permission';
+    // Renamed from --experimental-permission during Node 22.
+    const flag = process.allowedNodeEnvironmentFlags.has('--permission')
+      ? '--permission'
+      : '--experimental-permission';
     expect(childKind([flag, '--allow-fs-read=*']).kind).toBe('net');
   });
 
