@@ -19,6 +19,19 @@ const title = `tokencli token with the OS keychain${skip ? ` (skipped: ${missing
 
 const serve = serveForFile({ skip });
 
+/** What a session's runs of `$NODE "$BIN" token` need: the demo client of the local service. */
+function tokenEnv(configDir: string): NodeJS.ProcessEnv {
+  return {
+    BIN,
+    TOKENCLI_BASE_URL: serve.baseUrl,
+    TOKENCLI_CLIENT_ID: DEMO.clientId,
+    TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
+    TOKENCLI_EMAIL: DEMO.email,
+    TOKENCLI_PASSWORD: DEMO.password,
+    TOKENCLI_CONFIG_DIR: configDir,
+  };
+}
+
 /** Runs `tokencli token` twice in one session, each run's stdout, stderr and exit code marked. */
 async function twice(keyring: 'unlocked' | 'locked', store?: string, secondRunNodeOptions = '') {
   const { env, configDir } = sandbox();
@@ -27,17 +40,7 @@ async function twice(keyring: 'unlocked' | 'locked', store?: string, secondRunNo
     `echo "== out${n}"; cat "$HOME/out${n}"; echo "== err${n}"; cat "$HOME/err${n}"; echo "== end${n}"`;
   const result = await runSession(
     { keyring, body: `${run(1)}; ${run(2)}` },
-    {
-      ...env,
-      BIN,
-      TOKENCLI_BASE_URL: serve.baseUrl,
-      TOKENCLI_CLIENT_ID: DEMO.clientId,
-      TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-      TOKENCLI_EMAIL: DEMO.email,
-      TOKENCLI_PASSWORD: DEMO.password,
-      TOKENCLI_CONFIG_DIR: configDir,
-      ...(store ? { TOKENCLI_STORE: store } : {}),
-    },
+    { ...env, ...tokenEnv(configDir), ...(store ? { TOKENCLI_STORE: store } : {}) },
     configDir,
   );
   const section = (name: string, n: number) =>
@@ -98,17 +101,7 @@ describe.skipIf(skip)(title, () => {
     ].join('; ');
     const result = await runSession(
       { keyring: 'unlocked', body },
-      {
-        ...env,
-        TMPDIR: tmp,
-        BIN,
-        TOKENCLI_BASE_URL: serve.baseUrl,
-        TOKENCLI_CLIENT_ID: DEMO.clientId,
-        TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-        TOKENCLI_EMAIL: DEMO.email,
-        TOKENCLI_PASSWORD: DEMO.password,
-        TOKENCLI_CONFIG_DIR: configDir,
-      },
+      { ...env, ...tokenEnv(configDir), TMPDIR: tmp },
       configDir,
     );
     expect(result.stderr).not.toContain('failed');

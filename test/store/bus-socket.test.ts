@@ -26,7 +26,10 @@ const SOCKET_KINDS: BusSocketKind[] = pipeHandleBindings() ? ['pipe-handle', 'ne
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** What a socket reported, in order: `data` chunks joined into one entry per turn are not assumed. */
+/**
+ * What a socket reported, in order; consecutive `data` chunks are one entry (how the bytes arrive
+ * split into chunks is not assumed).
+ */
 function recorder() {
   const events: string[] = [];
   const chunks: Buffer[] = [];
