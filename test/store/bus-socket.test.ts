@@ -226,17 +226,23 @@ describe('which socket a node gets', () => {
     expect(defaultBusSocketKind()).toBe('pipe-handle');
   });
 
-  /** The default kind in a child node, and what it printed on stderr. */
-  function childKind(args: string[], env: NodeJS.ProcessEnv = {}) {
+  /** Runs `body` as an ES module in a child node (with `connectBusSocket` and `defaultBusSocketKind`). */
+  function inChild(body: string, args: string[], env: NodeJS.ProcessEnv = {}) {
     const script = `
-      const { defaultBusSocketKind } = await import(${JSON.stringify(distModule('store/bus-socket.js'))});
-      process.stdout.write(defaultBusSocketKind());
+      const { connectBusSocket, defaultBusSocketKind } = await import(${JSON.stringify(distModule('store/bus-socket.js'))});
+      ${body}
     `;
     const result = spawnSync(process.execPath, [...args, '--input-type=module', '-e', script], {
       env: { ...process.env, ...env },
       encoding: 'utf8',
     });
-    return { kind: result.stdout, stderr: result.stderr };
+    return { stdout: result.stdout, stderr: result.stderr };
+  }
+
+  /** The default kind in a child node, and what it printed on stderr. */
+  function childKind(args: string[], env: NodeJS.ProcessEnv = {}) {
+    const { stdout, stderr } = inChild('process.stdout.write(defaultBusSocketKind());', args, env);
+    return { kind: stdout, stderr };
   }
 
   it.each([
@@ -256,18 +262,10 @@ describe('which socket a node gets', () => {
   });
 
   it('connectBusSocket refuses the pipe handle by name where it is not usable', () => {
-    const script = `
-      const { connectBusSocket } = await import(${JSON.stringify(distModule('store/bus-socket.js'))});
-      try { connectBusSocket('/nonexistent', { data() {}, error() {}, close() {} }, 'pipe-handle'); }
-      catch (error) { process.stdout.write(error.message); }
-    `;
-    const result = spawnSync(
-      process.execPath,
-      ['--pending-deprecation', '--input-type=module', '-e', script],
-      {
-        encoding: 'utf8',
-      },
+    const body = `try { connectBusSocket('/nonexistent', { data() {}, error() {}, close() {} }, 'pipe-handle'); }
+      catch (error) { process.stdout.write(error.message); }`;
+    expect(inChild(body, ['--pending-deprecation']).stdout).toBe(
+      'the pipe handle is not usable on this node',
     );
-    expect(result.stdout).toBe('the pipe handle is not usable on this node');
   });
 });
