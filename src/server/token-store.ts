@@ -112,12 +112,17 @@ export class TokenStore {
     return this.#clock() - this.#epoch;
   }
 
-  /** Whole seconds left before `expiresAt`: the `expires_in` of docs/contract.md §1 rule 4. */
-  secondsLeft(expiresAt: number): number {
+  /**
+   * Whole seconds left before `expiresAt`: the `expires_in` of docs/contract.md §1 rule 4.
+   *
+   * @param now the store's time, when the caller has already read it (`now()`), so that one answer
+   *   reads the clock once
+   */
+  secondsLeft(expiresAt: number, now = this.now()): number {
     // Rounded, not floored: a token answered a millisecond after it was issued still has its
     // whole life (3600, not 3599), whatever the load on the machine; clients compare it with
     // their own whole-second settings (`--min-ttl`).
-    return Math.max(0, Math.round((expiresAt - this.now()) / 1000));
+    return Math.max(0, Math.round((expiresAt - now) / 1000));
   }
 
   issueCode(
@@ -186,19 +191,23 @@ export class TokenStore {
     return [token, record];
   }
 
-  /** A live access token: known, unexpired, and not revoked by the end of its user's sessions. */
-  findAccessToken(token: string): AccessToken | undefined {
+  /**
+   * A live access token: known, unexpired, and not revoked by the end of its user's sessions.
+   *
+   * @param now as for `secondsLeft`
+   */
+  findAccessToken(token: string, now = this.now()): AccessToken | undefined {
     const record = this.#access.get(token);
-    if (!record || record.expiresAt <= this.now() || record.generation !== record.user.generation) {
+    if (!record || record.expiresAt <= now || record.generation !== record.user.generation) {
       return undefined;
     }
     return record;
   }
 
   /** A live refresh token, like findAccessToken. */
-  findRefreshToken(token: string): RefreshToken | undefined {
+  findRefreshToken(token: string, now = this.now()): RefreshToken | undefined {
     const record = this.#refresh.get(token);
-    if (!record || record.expiresAt <= this.now() || record.generation !== record.user.generation) {
+    if (!record || record.expiresAt <= now || record.generation !== record.user.generation) {
       return undefined;
     }
     return record;

@@ -49,10 +49,16 @@ describe('tokeninfo', () => {
     });
   });
 
-  test('reports the configured scope', async () => {
-    const service = await startService({ ...demoServiceConfig(), scope: 'otherservices' });
-    const token = (await clientCredentials(service.baseUrl)).body.access_token as string;
-    expect((await tokenInfo(service.baseUrl, token)).body.scope).toBe('otherservices');
+  test('reports the configured scope, each service its own when several run in one process', async () => {
+    const other = await startService({ ...demoServiceConfig(), scope: 'otherservices' });
+    const demo = await startService();
+    const otherToken = (await clientCredentials(other.baseUrl)).body.access_token as string;
+    const demoToken = (await clientCredentials(demo.baseUrl)).body.access_token as string;
+    // In turn, twice: the serialised scope is kept between answers and must follow the service.
+    for (let round = 0; round < 2; round++) {
+      expect((await tokenInfo(other.baseUrl, otherToken)).body.scope).toBe('otherservices');
+      expect((await tokenInfo(demo.baseUrl, demoToken)).body.scope).toBe('demoservices');
+    }
   });
 
   test('client_id may come in a client_id header', async () => {

@@ -34,6 +34,21 @@ const NO_TOKEN: JsonReply = {
   headers: { 'www-authenticate': 'Bearer' },
 };
 
+let scopeSerialised: string | undefined;
+let approvedScopeText = '';
+
+/**
+ * `,"status":"approved","scope":…`, the same for every answer of a service: serialised when the
+ * scope changes (one service per process, as a rule), not per request.
+ */
+function approvedScopeJson(scope: string): string {
+  if (scope !== scopeSerialised) {
+    approvedScopeText = `,"status":"approved","scope":${JSON.stringify(scope)}`;
+    scopeSerialised = scope;
+  }
+  return approvedScopeText;
+}
+
 export function handleTokenInfo(
   req: IncomingMessage,
   res: ServerResponse,
@@ -68,9 +83,11 @@ export function answerTokenInfo(req: IncomingMessage, query: string, context: Se
   if (!match) return NO_TOKEN;
   const token = match[1] as string;
   const { store } = context;
-  const record = store.findAccessToken(token);
+  // One reading of the clock for the whole answer: the checks and the seconds left agree.
+  const now = store.now();
+  const record = store.findAccessToken(token, now);
   if (!record || record.app !== app) {
-    const refresh = store.findRefreshToken(token);
+    const refresh = store.findRefreshToken(token, now);
     if (refresh && refresh.app === app) {
       return oauthError(
         400,
@@ -82,10 +99,10 @@ export function answerTokenInfo(req: IncomingMessage, query: string, context: Se
   }
 
   // Every field of docs/contract.md §1 rule 9, the redirect URI spelled as the sample payload spells it.
-  let text = `${accessFieldsJson(token, app.json, store.secondsLeft(record.expiresAt))},"status":"approved","scope":${JSON.stringify(context.scope)}`;
+  let text = `${accessFieldsJson(token, app.json, store.secondsLeft(record.expiresAt, now))}${approvedScopeJson(context.scope)}`;
   const refresh = record.refresh;
-  if (refresh !== null && store.findRefreshToken(refresh.token) === refresh) {
-    text += refreshFieldsJson(refresh.token, store.secondsLeft(refresh.expiresAt));
+  if (refresh !== null && store.findRefreshToken(refresh.token, now) === refresh) {
+    text += refreshFieldsJson(refresh.token, store.secondsLeft(refresh.expiresAt, now));
   }
   text += `${app.json.redirectUrl},"email":${record.user.emailJson},"app_name":${app.json.name}}`;
   return { status: 200, body: new JsonText(text) };
