@@ -4,17 +4,16 @@
 // shown: the ratio to the bare server batching its answers as the service does, and to node:http
 // sending the service's own answer byte for byte, batched alike; and the CPU time per request of
 // each server and of the load generator. Then the resident memory per live token after issuing
-// 100k tokens in-process (goal: <= 1 KiB per token). On Linux the load generator and the servers
-// run on CPUs of their own (pinToCpus).
+// 100k tokens in-process (goal: <= 1 KiB per token).
 //
 // One file, five roles: without an argument it orchestrates; `bare`, `bare-batched` and `echo` run
 // the baselines and the CLI runs the service, each in a process of its own (so the load
 // generator, autocannon, does not share their event loop); `memory` issues the 100k tokens in a
 // fresh process with --expose-gc. Loopback only.
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -234,28 +233,6 @@ async function measureRound(autocannon, name, targets) {
   );
 }
 
-/**
- * On Linux with two or more CPUs and `taskset`: the load generator (this process) on CPU 0, every
- * server (the service and the baselines alike) on CPU 1, all their threads. Left to the scheduler,
- * the two busy processes sometimes share a core for part of a slice; pinned, the per-slice ratios
- * spread less on the 2-core development machine (bench/README.md). Returns what it did, for the
- * heading; `BENCH_PIN=0` leaves placement to the scheduler.
- */
-function pinToCpus(serverPids) {
-  if (process.env.BENCH_PIN === '0') return 'not pinned to CPUs (BENCH_PIN=0)';
-  if (process.platform !== 'linux' || availableParallelism() < 2)
-    return 'not pinned to CPUs (needs Linux and 2 CPUs)';
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-  } catch {
-    return 'not pinned to CPUs (no taskset)';
-  }
-  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
-  for (const pid of serverPids)
-    execFileSync('taskset', ['-a', '-p', '-c', '1', String(pid)], { stdio: 'ignore' });
-  return 'load generator on CPU 0, servers on CPU 1';
-}
-
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -273,7 +250,6 @@ async function orchestrate() {
     startChild('echo'),
   ]);
   const serviceUrl = service.baseUrl;
-  const pinned = pinToCpus([service.child.pid, bare.child.pid, bareBatched.child.pid, echo.child.pid]);
   try {
     const tokenRequest = {
       method: 'POST',
@@ -291,7 +267,7 @@ async function orchestrate() {
     const infoPath = '/v2/oauth/tokeninfo?client_id=demo-client';
 
     console.log(
-      `tokencli serve (request log to a file) throughput, ${CONNECTIONS} connections, ${SLICES} alternating ${SLICE_SECONDS} s slices each (medians), loopback, ${pinned}, node ${process.version}`,
+      `tokencli serve (request log to a file) throughput, ${CONNECTIONS} connections, ${SLICES} alternating ${SLICE_SECONDS} s slices each (medians), loopback, node ${process.version}`,
     );
     for (const [name, request, path] of [
       ['client-credentials token', tokenRequest, '/v2/oauth/token'],
