@@ -97,7 +97,9 @@ await build({
  */
 const lightBundles = ['light-argv', 'fast-token', 'fast-exec', 'fast-info', 'fast-status', 'fast-profile'];
 const light = await build({
-  entryPoints: Object.fromEntries(lightBundles.map((name) => [name, `src/cli/${name}.ts`])),
+  entryPoints: Object.fromEntries(
+    lightBundles.map((name) => [name, `src/cli/launcher/${name.replace(/^fast-/, 'light-')}.ts`]),
+  ),
   outdir: 'dist/cli-bundle',
   outExtension: { '.js': '.cjs' },
   bundle: true,

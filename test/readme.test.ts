@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { demoCredentialsText, demoSsoText } from '../src/cli/commands/serve-text.js';
+import { demoCredentialsText, demoSsoText } from '../src/cli/commands/serve/serve-text.js';
 
 const root = resolve(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');

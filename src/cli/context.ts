@@ -1,4 +1,4 @@
-import type { IO } from './io.js';
+import type { IO } from './input/io.js';
 
 /** The global flags of docs/contract.md §2.2, as commander parsed them (undefined = not given). */
 export interface GlobalOptions {

@@ -15,8 +15,8 @@ import { type BrowserOpener, Session } from '../session/session.js';
 import type { ServiceCoordinates, Settings } from '../session/settings.js';
 import type { CredentialStore } from '../store/types.js';
 import type { CommandContext } from './context.js';
-import { cliSecrets, promptHidden } from './secrets.js';
-import { printSessionEvent } from './session-events.js';
+import { cliSecrets, promptHidden } from './input/secrets.js';
+import { printSessionEvent } from './output/session-events.js';
 import { type LocalOverrides, sessionOptions } from './session-options.js';
 
 export type { BrowserOpener, LocalOverrides, ServiceCoordinates };

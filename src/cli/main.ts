@@ -4,11 +4,11 @@
  */
 import { type Command, CommanderError } from 'commander';
 import { ExitCode } from '../errors.js';
-import { CommandExit } from './command-exit.js';
+import { buildProgram } from './commander/build-program.js';
 import type { GlobalOptions } from './context.js';
 import { createDeps, type DepsOverrides } from './deps.js';
-import { type IO, processIO } from './io.js';
-import { buildProgram } from './program.js';
+import { type IO, processIO } from './input/io.js';
+import { CommandExit } from './output/command-exit.js';
 import { runReported } from './run-reported.js';
 
 function rootOf(command: Command): Command {

@@ -6,8 +6,8 @@
  * function inside it, so both end every run alike.
  */
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
-import { CommandExit } from './command-exit.js';
-import type { IO } from './io.js';
+import type { IO } from './input/io.js';
+import { CommandExit } from './output/command-exit.js';
 
 /**
  * Runs `body` with the run's abort signal and returns the exit code: 0 when it returns, a
@@ -45,9 +45,9 @@ async function reportError(error: unknown, io: IO, verbose: boolean, signal: Abo
   }
   // Loaded only on failure: the wording table is not on the path of a successful `token`.
   const [{ describeError }, { sanitizeText }, { exitCodeOf }] = await Promise.all([
-    import('./error-hints.js'),
+    import('./output/error-hints.js'),
     import('../text/sanitize.js'),
-    import('./exit-codes.js'),
+    import('./output/exit-codes.js'),
   ]);
   if (error instanceof TokencliError) {
     const { message, hint } = describeError(error);

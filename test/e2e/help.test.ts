@@ -5,7 +5,7 @@
  * their value is never echoed.
  */
 import { describe, expect, test } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/cli/commander/build-program.js';
 import { runCli } from '../helpers/cli.js';
 
 const COMMANDS = [

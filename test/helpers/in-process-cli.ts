@@ -3,8 +3,8 @@
  * fake clock, with a browser that posts the demo user's login form and follows the redirect.
  */
 import { main } from '../../src/cli/main.js';
-import { createTestIO } from '../helpers/test-io.js';
 import { DEMO, postLogin, type TestService } from '../server/helpers.js';
+import { createTestIO } from './test-io.js';
 
 export interface InProcessResult {
   code: number;

@@ -3,7 +3,7 @@
  * and its output is read back as text (in-process tests).
  */
 import { Readable, Writable } from 'node:stream';
-import type { IO } from '../../src/cli/io.js';
+import type { IO } from '../../src/cli/input/io.js';
 
 export interface TestIOOptions {
   env?: NodeJS.ProcessEnv;

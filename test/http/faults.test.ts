@@ -6,7 +6,7 @@
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { MockAgent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
+import { hintFor } from '../../src/cli/output/error-hints.js';
 import { undiciTransport } from '../../src/http/dispatcher.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';

@@ -3,7 +3,7 @@
  * 1 MiB cap and the User-Agent. Back-off waits go through an injected sleep that only records.
  */
 import { describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
+import { hintFor } from '../../src/cli/output/error-hints.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest, USER_AGENT } from '../../src/http/request.js';
 import { VERSION } from '../../src/version.js';

@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { hintFor } from '../../src/cli/output/error-hints.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { NetworkError } from '../../src/http/network-error.js';
 import { sendRequest } from '../../src/http/request.js';

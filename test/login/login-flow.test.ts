@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { hintFor } from '../../src/cli/output/error-hints.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, InputError, TokencliError } from '../../src/errors.js';
 import { type AuthorizationGrant, type LoginFlowDeps, runLoginFlow } from '../../src/login/login-flow.js';
 import { s256Challenge } from '../../src/protocol/pkce.js';

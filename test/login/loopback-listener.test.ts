@@ -1,7 +1,7 @@
 import { connect, createServer as createNetServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, test } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, InputError, TokencliError } from '../../src/errors.js';
 import { pages } from '../../src/login/callback-page.js';
 import { LoopbackListener } from '../../src/login/loopback-listener.js';

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, TokencliError } from '../../src/errors.js';
 import { interpretPaste, waitForPastedCode } from '../../src/login/paste-prompt.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { allowedHosts, parseRedirectUri, withPort } from '../../src/login/redirect-uri.js';
 import { described } from '../helpers/described.js';

@@ -4,8 +4,8 @@
  * gives — successes, the three error shapes, the concurrent-session rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { hintFor } from '../../src/cli/output/error-hints.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';

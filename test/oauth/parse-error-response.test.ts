@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { hintFor } from '../../src/cli/output/error-hints.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import type { HttpResponse } from '../../src/http/request.js';
 import { parseErrorResponse } from '../../src/oauth/parse-error-response.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { parseTokenInfo } from '../../src/oauth/parse-token-info.js';
 import { ServiceError } from '../../src/oauth/service-error.js';

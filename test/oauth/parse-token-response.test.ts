@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { hintFor, LIFETIME_HINT, TOKEN_TYPE_HINT, TOKEN_VALUE_HINT } from '../../src/cli/error-hints.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import {
+  hintFor,
+  LIFETIME_HINT,
+  TOKEN_TYPE_HINT,
+  TOKEN_VALUE_HINT,
+} from '../../src/cli/output/error-hints.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { parseTokenResponse } from '../../src/oauth/parse-token-response.js';
 import { ServiceError } from '../../src/oauth/service-error.js';

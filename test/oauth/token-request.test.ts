@@ -3,8 +3,8 @@
  * kind of answer comes back (docs/contract.md §1, §2.6).
  */
 import { describe, expect, it } from 'vitest';
-import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/error-hints.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { hintFor, TOKEN_TYPE_HINT } from '../../src/cli/output/error-hints.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { requestToken } from '../../src/oauth/token-request.js';

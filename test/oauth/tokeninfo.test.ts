@@ -1,6 +1,6 @@
 /** fetchTokenInfo against a real loopback server (docs/contract.md §1 rule 8-9, §2.4, §2.6). */
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, InputError } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { encodeSamlInput } from '../../src/saml/encode-input.js';
 

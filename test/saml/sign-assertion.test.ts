@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hintFor } from '../../src/cli/error-hints.js';
-import { exitCodeOf } from '../../src/cli/exit-codes.js';
+import { hintFor } from '../../src/cli/output/error-hints.js';
+import { exitCodeOf } from '../../src/cli/output/exit-codes.js';
 import { ExitCode, TokencliError } from '../../src/errors.js';
 import { ALG } from '../../src/saml/constants.js';
 import { signAssertion } from '../../src/saml/sign-assertion.js';

@@ -2,18 +2,18 @@
  * The whole command model: the global flags and every command, in the order help lists them.
  * Plain data (types.ts); each command's part is declared beside its run function in commands/.
  */
-import { completionCommand } from '../commands/completion-command.js';
-import { configureCommand } from '../commands/configure-command.js';
-import { execCommand } from '../commands/exec-command.js';
-import { infoCommand } from '../commands/info-command.js';
-import { loginCommand } from '../commands/login-command.js';
-import { logoutCommand } from '../commands/logout-command.js';
-import { profileCommand } from '../commands/profile-command.js';
-import { refreshCommand } from '../commands/refresh-command.js';
-import { serveCommand } from '../commands/serve-command.js';
-import { ssoCommand } from '../commands/sso-command.js';
-import { statusCommand } from '../commands/status-command.js';
-import { tokenCommand } from '../commands/token-command.js';
+import { completionCommand } from '../commands/completion/completion-command.js';
+import { configureCommand } from '../commands/configure/configure-command.js';
+import { execCommand } from '../commands/exec/exec-command.js';
+import { infoCommand } from '../commands/info/info-command.js';
+import { loginCommand } from '../commands/login/login-command.js';
+import { logoutCommand } from '../commands/logout/logout-command.js';
+import { profileCommand } from '../commands/profile/profile-command.js';
+import { refreshCommand } from '../commands/refresh/refresh-command.js';
+import { serveCommand } from '../commands/serve/serve-command.js';
+import { ssoCommand } from '../commands/sso/sso-command.js';
+import { statusCommand } from '../commands/status/status-command.js';
+import { tokenCommand } from '../commands/token/token-command.js';
 import type { CommandDef, FlagDef, ProgramDef } from './types.js';
 
 /** `--version`: answered by commander (or the launcher), never given to a command. */

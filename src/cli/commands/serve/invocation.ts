@@ -1,0 +1,80 @@
+/**
+ * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
+ * same command: `npx --yes tokencli@VERSION`, `node bin/tokencli.js`, or `tokencli` when that is on PATH.
+ * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { VERSION } from '../../../version.js';
+
+export interface InvocationSource {
+  /** process.argv */
+  argv: readonly string[];
+  /** process.env */
+  env: Readonly<Record<string, string | undefined>>;
+  /** process.cwd() */
+  cwd: string;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The tarball or directory npx installed this tokencli from, when `entry` is one of npx's cache
+ * entries (`…/_npx/<hash>/`, whose package.json depends on `tokencli` as `file:` relative to it).
+ */
+function npxLocalPackage(entry: string): string | undefined {
+  if (basename(dirname(entry)) !== '_npx') return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(join(entry, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, unknown>;
+    };
+    const spec = manifest.dependencies?.tokencli;
+    return typeof spec === 'string' && spec.startsWith('file:') ? resolve(entry, spec.slice(5)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A word for a POSIX shell: as it is when plain, else single-quoted. */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/** The command that runs this same tokencli again, as a shell would take it. */
+export function invocation({ argv, env, cwd }: InvocationSource): string {
+  const script = argv[1];
+  if (script === undefined) return 'tokencli';
+  const name = basename(script);
+  // A bin link in node_modules/.bin: npx, or an npm script of a project that depends on tokencli.
+  // (Not judged from npm_command, which a test runner started with npx passes on to everything.)
+  if (
+    name === 'tokencli' &&
+    basename(dirname(script)) === '.bin' &&
+    basename(dirname(dirname(script))) === 'node_modules'
+  ) {
+    // A tarball or directory npx ran (`npx --package=./tokencli-X.tgz tokencli`) is named again;
+    // anything else is pinned to this version: from another terminal or directory a bare
+    // `npx tokencli` would run whatever the registry serves under that name, with the secrets.
+    // --yes: the first line pipes the client secret into it, so npx cannot ask before installing.
+    const local = npxLocalPackage(dirname(dirname(dirname(script))));
+    return local === undefined
+      ? `npx --yes tokencli@${VERSION}`
+      : `npx --yes --package=${shellWord(local)} tokencli`;
+  }
+  // Run through a bin link on PATH (a global install): the bare name works.
+  if (name === 'tokencli') {
+    for (const dir of (env.PATH ?? '').split(delimiter)) {
+      if (dir !== '' && isAbsolute(dir) && sameFile(join(dir, name), script)) return 'tokencli';
+    }
+  }
+  // `node path/to/tokencli.js`: relative to here when inside it, as the user probably typed it.
+  const fromHere = relative(cwd, script);
+  const inside = fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere);
+  return `node ${shellWord(inside ? fromHere : script)}`;
+}

@@ -1,0 +1,217 @@
+/**
+ * `tokencli status`: every known profile (or the one named with --profile / TOKENCLI_PROFILE), its
+ * service, user, token expiries and store, and which profile is active. Offline, fast and
+ * read-only (the state is gathered by src/session/profile-status.ts; this file words it). A
+ * profile whose store cannot be reached is shown as unknown and the run exits 4 (docs/contract.md
+ * §2.6); with `--check` it asks the service's tokeninfo about each selected profile's token and
+ * the exit code says whether all of them are usable.
+ */
+import { type ErrorCode, TokencliError } from '../../../errors.js';
+import { type ProfileStatus, profilesStatus } from '../../../session/profile-status.js';
+import type { TokenRecord } from '../../../store/types.js';
+import type { Deps } from '../../deps.js';
+import { describeAccessToken, describeExpiryFully } from '../../output/format.js';
+import { profileSourceName } from '../../output/setting-names.js';
+import { note } from '../../output/token-output.js';
+import { profileStores } from '../profile-stores.js';
+
+type Check = 'valid' | 'refused' | 'unreachable' | 'not_logged_in' | 'store_unreachable';
+
+/** A profile's state and, with `--check`, what the service said about its token. */
+interface CheckedStatus extends ProfileStatus {
+  check?: Check;
+  check_detail?: string;
+}
+
+export interface StatusOptions {
+  json?: boolean;
+  check?: boolean;
+}
+
+/** Which failure decides the exit code when several profiles fail differently. */
+const CODE_OF: Record<Exclude<Check, 'valid'>, ErrorCode> = {
+  refused: 'service_refused',
+  unreachable: 'service_unavailable',
+  not_logged_in: 'not_logged_in',
+  store_unreachable: 'not_logged_in',
+};
+const PRIORITY: Array<Exclude<Check, 'valid'>> = [
+  'refused',
+  'unreachable',
+  'not_logged_in',
+  'store_unreachable',
+];
+
+async function checkToken(deps: Deps, status: CheckedStatus, record: TokenRecord | undefined): Promise<void> {
+  if (status.store_problem) {
+    status.check = 'store_unreachable';
+    status.check_detail = status.store_problem;
+    return;
+  }
+  if (!record) {
+    status.check = 'not_logged_in';
+    return;
+  }
+  // Refused before and dropped: sent again it would only be refused again.
+  if (record.access_token_refused_at !== undefined) {
+    status.check = 'refused';
+    status.check_detail = `refused earlier, at ${record.access_token_refused_at}; not sent again`;
+    return;
+  }
+  const [{ fetchTokenInfo }, { refusesAccessToken }, { ProfileTokens }] = await Promise.all([
+    import('../../../oauth/tokeninfo.js'),
+    import('../../../session/refused-token.js'),
+    import('../../../session/profile-tokens.js'),
+  ]);
+  const client = {
+    baseUrl: record.base_url,
+    clientId: record.client_id,
+    http: await deps.http(),
+    now: deps.now,
+  };
+  try {
+    const info = await fetchTokenInfo(client, record.access_token, { signal: deps.signal });
+    const expired = typeof info.expires_in === 'number' && info.expires_in <= 0;
+    if (info.status === 'approved' && !expired) {
+      status.check = 'valid';
+    } else {
+      status.check = 'refused';
+      status.check_detail = expired ? 'expired' : `status ${String(info.status ?? 'missing')}`;
+    }
+  } catch (error) {
+    if (!(error instanceof TokencliError)) throw error;
+    if (error.code === 'service_refused') {
+      status.check = 'refused';
+      status.check_detail = error.message;
+      // Dropped from the cache only for the run's own profile: the lock and store are its.
+      const settings = await deps.settings();
+      if (refusesAccessToken(error) && status.profile === settings.profile) {
+        const service = { baseUrl: record.base_url, clientId: record.client_id };
+        await new ProfileTokens(deps.session(), settings, service, await deps.store()).drop(record);
+      }
+    } else if (error.code === 'service_unavailable' || error.code === 'network') {
+      status.check = 'unreachable';
+      status.check_detail = error.message;
+    } else {
+      throw error;
+    }
+  }
+}
+
+export async function run(options: StatusOptions, deps: Deps): Promise<void> {
+  const report = await profilesStatus(deps.session(), profileStores(deps));
+  const profiles: CheckedStatus[] = report.profiles;
+
+  if (options.check) {
+    await Promise.all(profiles.map((p) => checkToken(deps, p, report.records.get(p.profile))));
+  }
+
+  const runStore = report.store;
+  if (options.json) {
+    const store = runStore ? { kind: runStore.kind, location: runStore.location } : null;
+    const document = { active_profile: report.activeProfile, store, profiles };
+    deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  } else {
+    const storeLine = runStore ? `store: ${runStore.kind} (${runStore.location})` : undefined;
+    const text = renderStatus(
+      profiles,
+      report.activeProfile,
+      activeNote(profileSourceName(report.activeSource), report.activeExists),
+      deps.now(),
+    );
+    deps.io.stdout.write(`${storeLine ? `${storeLine}\n` : ''}${text}\n`);
+    if (profiles.length === 0) {
+      // As `profile list` says it: there is nothing to show, which is not an error.
+      note(
+        deps,
+        'No profiles yet: `tokencli configure`, or any command with --base-url and --client-id, creates one.',
+      );
+    }
+  }
+
+  if (options.check && profiles.length === 0) {
+    // Nothing to ask about is not "every profile is usable": a script checking a login must fail.
+    throw new TokencliError('no profile to check: none is configured', {
+      code: 'not_logged_in',
+      reason: 'status_check_failed',
+      hint: 'create one with `tokencli configure`, or log in with --base-url and --client-id',
+    });
+  }
+  if (options.check) {
+    const failed = PRIORITY.find((check) => profiles.some((p) => p.check === check));
+    if (failed !== undefined) {
+      const which = profiles.filter((p) => p.check !== 'valid').map((p) => `${p.profile}: ${p.check}`);
+      throw new TokencliError(`not every profile is usable (${which.join(', ')})`, {
+        code: CODE_OF[failed],
+        reason: 'status_check_failed',
+        hint: checkHint(failed),
+      });
+    }
+    return;
+  }
+  // What an unreachable store holds is unknown: that is not a success (docs/contract.md §2.6, exit 4).
+  const unreachable = profiles.filter((p) => p.store_problem !== undefined);
+  if (unreachable.length > 0) throw storesUnreachable(unreachable);
+}
+
+/** `(from TOKENCLI_PROFILE)`, `(not configured)`, both, or nothing for an existing default. */
+function activeNote(source: string, exists: boolean): string {
+  const notes = [source === 'default' ? '' : `from ${source}`, exists ? '' : 'not configured'];
+  const text = notes.filter(Boolean).join(', ');
+  return text ? ` (${text})` : '';
+}
+
+function storesUnreachable(profiles: readonly ProfileStatus[]): TokencliError {
+  const names = profiles.map((p) => `"${p.profile}"`).join(', ');
+  const first = profiles[0];
+  const message =
+    profiles.length === 1
+      ? `the store of profile ${names} cannot be reached here, so what it holds is unknown`
+      : `the stores of profiles ${names} cannot be reached here, so what they hold is unknown`;
+  return new TokencliError(message, {
+    code: 'store',
+    reason: 'profile_store_unreachable',
+    details: { profile: first?.profile, why: first?.store_problem },
+  });
+}
+
+function checkHint(failed: Exclude<Check, 'valid'>): string {
+  switch (failed) {
+    case 'refused':
+      return 'the service refused a stored token; `tokencli token` renews it (or `tokencli token --force`), else `tokencli login`';
+    case 'unreachable':
+      return 'check the base URL and that the token service is running; run again with --verbose for details';
+    case 'store_unreachable':
+      return 'the credentials are in a store that cannot be reached here; see `tokencli profile show NAME`';
+    default:
+      return 'run `tokencli login --profile NAME` (or `tokencli token` with a password) for the profiles not logged in';
+  }
+}
+
+const UNKNOWN = 'unknown (store unreachable)';
+
+function renderStatus(profiles: CheckedStatus[], active: string, activeNote: string, now: Date): string {
+  const lines = [`active profile: ${active}${activeNote}`];
+  for (const p of profiles) {
+    const known = p.store_problem === undefined;
+    lines.push('', `${p.profile}${p.profile === active ? ' (active)' : ''}`);
+    lines.push(`  base URL       ${p.base_url ?? '-'}`);
+    lines.push(`  client id      ${p.client_id ?? '-'}`);
+    lines.push(`  email          ${p.email ?? '-'}`);
+    lines.push(`  store          ${known ? (p.store ?? '-') : `unreachable: ${p.store_problem}`}`);
+    const access = p.access_token_expires_at
+      ? describeAccessToken(p.access_token_expires_at, p.access_token_refused_at, now)
+      : 'none stored';
+    lines.push(`  access token   ${known ? access : UNKNOWN}`);
+    if (p.refresh_token_expires_at) {
+      lines.push(`  refresh token  ${describeExpiryFully(new Date(p.refresh_token_expires_at), now)}`);
+    }
+    const secret = p.client_secret_stored ? 'stored' : 'not stored';
+    lines.push(`  client secret  ${known ? secret : UNKNOWN}`);
+    if (p.check)
+      lines.push(
+        `  check          ${p.check.replace(/_/g, ' ')}${p.check_detail ? ` (${p.check_detail})` : ''}`,
+      );
+  }
+  return lines.join('\n');
+}
