@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The launcher. It reads argv against the command model (dist/cli-bundle/light-argv.cjs, without
-// commander): `--version` and the commands with a light answer (src/cli/light-argv.ts lists them:
+// commander): `--version` and the commands whose definition names a light answer (src/cli/launcher/light-argv.ts reads them:
 // `token` and `exec` from the cache, `info`, `status`, `profile list|show`) are answered here when
 // they can be; everything else — help, errors, unknown flags, anything that may prompt or renew —
 // and any light answer that declines goes to the full CLI, the bundled entry (scripts/bundle.mjs

@@ -77,11 +77,13 @@ await build({
 
 /**
  * The launcher's light path, each part as ONE file: light-argv (the command model and a small
- * parser over it, src/cli/light-argv.ts; also answers `--version`, so it stays tiny) and one
- * file per light answer it names (fast-token: a cached `tokencli token`; fast-exec: `exec`
- * with a cached token; fast-info, fast-status, fast-profile: `info`, `status`, `profile list|show`,
- * by their own run functions, src/cli/light-run.ts). The same sources as the full CLI, compiled a
- * second time; not a second implementation.
+ * parser over it, src/cli/launcher/light-argv.ts; also answers `--version`, so it stays tiny) and
+ * one file per light answer a command's definition names (CommandDef.light: light-token, a cached
+ * `tokencli token`; light-exec, `exec` with a cached token; light-info, light-status,
+ * light-profile: `info`, `status`, `profile list|show`, by their own run functions,
+ * src/cli/launcher/run-light.ts). The list is read from the definitions as tsc built them (`npm
+ * run build` runs tsc first), so a command's light answer is named in its definition alone. The
+ * same sources as the full CLI, compiled a second time; not a second implementation.
  *
  * One file each, whatever they share, because node's ESM loader pays about a millisecond per
  * module file. And not ES modules at all: each is a CommonJS-shaped script that the launcher
@@ -93,13 +95,32 @@ await build({
  * `__import` (a dynamic import made from the launcher, for the packages loaded on demand: a
  * script compiled by node:vm cannot import by itself without an experimental flag).
  * The first line names the build (a hash of the rest), which keys the code cache; the second
- * makes the body strict, as the ES modules it comes from.
+ * makes the body strict, as the ES modules they come from.
  */
-const lightBundles = ['light-argv', 'fast-token', 'fast-exec', 'fast-info', 'fast-status', 'fast-profile'];
+const { lightAnswers } = await import('../dist/cli/launcher/light-argv.js');
+const lightBundles = ['light-argv', ...new Set(lightAnswers().values())];
+
+/**
+ * A command's definition (src/cli/commands/<verb>/<verb>-command.ts) refers to its run function
+ * by an `import()`, which the full CLI's build above turns into that command's chunk. The light
+ * bundles never call it: light-argv only reads the definitions, and a light answer that runs a
+ * command imports its run function itself. Bundled, it would pull every command into each of
+ * them (light-argv would carry the whole CLI), so it is left out.
+ */
+const runFunctionsLeftOutPlugin = {
+  name: 'run-functions-left-out-of-light-bundles',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' &&
+      /[\\/]commands[\\/][^\\/]+[\\/][^\\/]+-command\.ts$/.test(args.importer)
+        ? { path: args.path, external: true }
+        : undefined,
+    );
+  },
+};
+
 const light = await build({
-  entryPoints: Object.fromEntries(
-    lightBundles.map((name) => [name, `src/cli/launcher/${name.replace(/^fast-/, 'light-')}.ts`]),
-  ),
+  entryPoints: Object.fromEntries(lightBundles.map((name) => [name, `src/cli/launcher/${name}.ts`])),
   outdir: 'dist/cli-bundle',
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -109,6 +130,7 @@ const light = await build({
   target: 'node20.18',
   packages: 'bundle',
   external,
+  plugins: [runFunctionsLeftOutPlugin],
   logLevel: 'warning',
   legalComments: 'none',
   write: false,

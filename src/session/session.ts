@@ -86,12 +86,12 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
 
 export class Session {
   readonly env: NodeJS.ProcessEnv;
-  readonly signal: AbortSignal;
   readonly now: () => Date;
   readonly settings: () => Promise<Settings>;
   readonly store: () => Promise<CredentialStore>;
   readonly tokens: () => Promise<ProfileTokens>;
   private readonly options: SessionOptions;
+  private ownSignal: AbortSignal | undefined;
   private overrideAnnounced = false;
   private askedClientSecret: string | undefined;
   private clientSecretFrom: ClientSecretOrigin | undefined;
@@ -99,7 +99,6 @@ export class Session {
   constructor(options: SessionOptions = {}) {
     this.options = options;
     this.env = options.env ?? process.env;
-    this.signal = options.signal ?? new AbortController().signal;
     this.now = options.now ?? (() => new Date());
     this.settings = once(() => resolveSettings(options, this.env));
     this.store = once(() => this.openStore());
@@ -111,6 +110,12 @@ export class Session {
       const { ProfileTokens } = await import('./profile-tokens.js');
       return new ProfileTokens(this, settings, service, store);
     });
+  }
+
+  /** The caller's signal, or one never aborted, made when first asked for (a cached token never is). */
+  get signal(): AbortSignal {
+    this.ownSignal ??= this.options.signal ?? new AbortController().signal;
+    return this.ownSignal;
   }
 
   emit(event: SessionEvent): void {

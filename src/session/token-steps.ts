@@ -34,17 +34,26 @@ export interface Obtained {
   source: TokenSource;
 }
 
+/**
+ * Step 1 (docs/contract.md §2.3): the stored token of the session's service with at least
+ * `minTtlSeconds` left, taken without the lock and loading nothing but the store. The CLI's
+ * launcher answers a cached `token` and `exec` with it too.
+ */
+export async function cachedToken(session: Session, minTtlSeconds: number): Promise<TokenRecord | undefined> {
+  return (await session.tokens()).fresh(minTtlSeconds);
+}
+
 /** The cached token first (no lock, nothing loaded but the store), then the steps under the lock. */
 export async function getToken(
   session: Session,
   options: TokenStepOptions,
   secrets: SecretSource,
 ): Promise<Obtained> {
-  const tokens = await session.tokens();
   if (!options.force) {
-    const cached = await tokens.fresh(options.minTtlSeconds);
+    const cached = await cachedToken(session, options.minTtlSeconds);
     if (cached) return { record: cached, source: 'cache' };
   }
+  const tokens = await session.tokens();
   return tokens.withLock(() => renew(session, tokens, options, secrets));
 }
 

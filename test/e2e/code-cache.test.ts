@@ -79,7 +79,7 @@ describe('the light bundles’ code cache', () => {
       });
     }
     expect(readdirSync(dir).sort()).toEqual(
-      [`fast-token-${buildOf('fast-token')}`, `light-argv-${buildOf('light-argv')}`].sort(),
+      [`light-token-${buildOf('light-token')}`, `light-argv-${buildOf('light-argv')}`].sort(),
     );
   });
 
@@ -88,7 +88,7 @@ describe('the light bundles’ code cache', () => {
     const env = { ...demoEnv(serve.baseUrl), ...cacheEnv };
     expect((await runCli(['token'], { env })).code).toBe(0);
     expect((await runCli(['token'], { env })).code).toBe(0);
-    const file = join(dir, `fast-token-${buildOf('fast-token')}`);
+    const file = join(dir, `light-token-${buildOf('light-token')}`);
     const firstLine = (bytes: Buffer) => bytes.subarray(0, bytes.indexOf(10)).toString('latin1');
     // The builtins a cached file-store answer reads.
     expect(firstLine(readFileSync(file))).toBe('tokencli code cache 1:node:fs,node:path');
@@ -133,7 +133,7 @@ describe('the light bundles’ code cache', () => {
     expect(filled.code).toBe(0);
     expect(readdirSync(dir)).toEqual([`light-argv-${buildOf('light-argv')}`]);
     expect((await runCli(['token'], { env })).stdout).toBe(filled.stdout);
-    expect(readdirSync(dir)).toContain(`fast-token-${buildOf('fast-token')}`);
+    expect(readdirSync(dir)).toContain(`light-token-${buildOf('light-token')}`);
   });
 
   test.each([
@@ -163,10 +163,10 @@ describe('the light bundles’ code cache', () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(join(dir, 'light-argv-OLDBUILD'), 'old');
     writeFileSync(join(dir, `light-argv-${buildOf('light-argv')}.12345.partial`), 'half');
-    writeFileSync(join(dir, 'fast-token-OLDBUILD'), 'another bundle’s, kept until that one is written');
+    writeFileSync(join(dir, 'light-token-OLDBUILD'), 'another bundle’s, kept until that one is written');
 
     expect((await runCli(['--version'], { env })).code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['fast-token-OLDBUILD', `light-argv-${buildOf('light-argv')}`]);
+    expect(readdirSync(dir).sort()).toEqual([`light-argv-${buildOf('light-argv')}`, 'light-token-OLDBUILD']);
   });
 
   test('runs that start together on no cache all answer, and leave one whole cache file', async () => {

@@ -1,5 +1,5 @@
 /**
- * The launcher's light answers (src/cli/light-argv.ts names them) against the full CLI: each run
+ * The launcher's light answers (src/cli/launcher/light-argv.ts, from the command definitions) against the full CLI: each run
  * records which built modules it loaded (fixtures/record-module-loads.mjs), so a test knows
  * whether the light answer or the full CLI (dist/cli-bundle/main.js) ran; and every answer is
  * compared with the full CLI's for the same command line (fixtures/full-cli.mjs, commander and
@@ -23,7 +23,7 @@ const RECORDER = pathToFileURL(resolve(import.meta.dirname, 'fixtures/record-mod
 const FULL_CLI = resolve(import.meta.dirname, 'fixtures/full-cli.mjs');
 
 interface Traced extends CliResult {
-  /** The built files the run loaded, by name (`fast-exec.cjs`, `main.js`). */
+  /** The built files the run loaded, by name (`light-exec.cjs`, `main.js`). */
   loaded: string[];
 }
 
@@ -74,7 +74,7 @@ describe('exec with a cached token is answered lightly, as the full exec answers
       '--profile',
     ];
     const light = await run(args, env);
-    expect(light.loaded).toContain('fast-exec.cjs');
+    expect(light.loaded).toContain('light-exec.cjs');
     expect(light.loaded).not.toContain('main.js');
     const full = await run(args, env, true);
     expect(full.loaded).toContain('main.js');
@@ -103,7 +103,7 @@ describe('exec with a cached token is answered lightly, as the full exec answers
     const env = await cachedEnv();
     const args = ['exec', '--', 'tokencli-no-such-command', 'arg'];
     const light = await run(args, env);
-    expect(light.loaded).toContain('fast-exec.cjs');
+    expect(light.loaded).toContain('light-exec.cjs');
     expect(light.loaded).not.toContain('main.js');
     expect(output(light)).toEqual(output(await run(args, env, true)));
     expect(light.code).toBe(127);
@@ -127,7 +127,7 @@ describe('exec with a cached token is answered lightly, as the full exec answers
     const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
     expect(stdout).toContain('got SIGTERM');
     expect(code).toBe(42);
-    expect(loadedFrom(log)).toContain('fast-exec.cjs');
+    expect(loadedFrom(log)).toContain('light-exec.cjs');
     expect(loadedFrom(log)).not.toContain('main.js');
   });
 
@@ -166,7 +166,7 @@ describe('exec with a cached token is answered lightly, as the full exec answers
   test('without a cached token the full CLI obtains one and runs the command', async () => {
     const env = demoEnv(serve.baseUrl);
     const r = await run(['exec', '--', process.execPath, '-e', 'process.exit(3)'], env);
-    expect(r.loaded).toContain('fast-exec.cjs');
+    expect(r.loaded).toContain('light-exec.cjs');
     expect(r.loaded).toContain('main.js');
     expect(output(r)).toMatchObject({ code: 3, stdout: '', stderr: '' });
   });
@@ -199,7 +199,7 @@ describe('info is answered lightly, by its own run function, as the full info an
     const env = { ...(await cachedEnv()), ...extra };
     const before = tokeninfoRequests();
     const light = await run(args, env);
-    expect(light.loaded).toContain('fast-info.cjs');
+    expect(light.loaded).toContain('light-info.cjs');
     expect(light.loaded).not.toContain('main.js');
     expect(tokeninfoRequests()).toBe(before + 1);
     expect(light.code).toBe(0);
@@ -257,7 +257,7 @@ describe('info is answered lightly, by its own run function, as the full info an
     const env = await cachedEnv();
     const light = await run(args, env);
     expect(light.loaded).toContain('main.js');
-    expect(light.loaded).not.toContain('fast-info.cjs');
+    expect(light.loaded).not.toContain('light-info.cjs');
     expect(output(light)).toEqual(output(await run(args, env, true)));
   });
 });
@@ -287,7 +287,7 @@ describe('status and profile list|show are answered lightly, by their own run fu
   ])('%s: the same output and exit code; commander is never loaded', async (_name, args) => {
     const env = await profilesEnv();
     const light = await run(args, env);
-    expect(light.loaded.some((file) => /^fast-(status|profile)\.cjs$/.test(file))).toBe(true);
+    expect(light.loaded.some((file) => /^light-(status|profile)\.cjs$/.test(file))).toBe(true);
     expect(light.loaded).not.toContain('main.js');
     expect(steady(light)).toEqual(steady(await run(args, env, true)));
   });

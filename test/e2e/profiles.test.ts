@@ -256,7 +256,7 @@ describe('stale tokens', () => {
     expect(first.stderr).toMatch(
       /warning: --min-ttl 3600s is as long as a new token's whole life \(1h\); the cached token is used while half its life \(30m\) is left/,
     );
-    // The second call is the light path's (src/cli/fast-token.ts): it judges the cache alike.
+    // The second call is the light path's (src/cli/launcher/light-token.ts): it judges the cache alike.
     const second = await runCli(['token', '--min-ttl', '3600'], { env });
     expect(second).toMatchObject({ code: 0, stdout: first.stdout, stderr: '' });
     const exec = await runCli(

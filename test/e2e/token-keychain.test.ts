@@ -1,7 +1,7 @@
 /**
  * `tokencli token` through the launcher with the keychain store, in a private D-Bus session with
  * gnome-keyring: the first run obtains a token (full CLI), the second answers from the keychain
- * (the cached-token fast path, src/cli/fast-token.ts), with the same output and warnings the full
+ * (the cached-token fast path, src/cli/launcher/light-token.ts), with the same output and warnings the full
  * CLI gives.
  */
 import { mkdirSync } from 'node:fs';
@@ -86,7 +86,7 @@ describe.skipIf(skip)(title, () => {
     const cacheDir = join(home, 'cache', 'tokencli', 'code-cache', `${process.version}-${process.arch}`);
     const run = (store: string) =>
       `TOKENCLI_STORE=${store} "$NODE" "$BIN" token >/dev/null || echo "failed: ${store}" >&2`;
-    const paths = (label: string) => `echo "${label} $(head -n 1 "${cacheDir}"/fast-token-* | tr -d '\\0')"`;
+    const paths = (label: string) => `echo "${label} $(head -n 1 "${cacheDir}"/light-token-* | tr -d '\\0')"`;
     // Each store filled by the full CLI, then read from the cache by the light answer.
     const body = [
       run('file'),
@@ -95,9 +95,9 @@ describe.skipIf(skip)(title, () => {
       run('keychain'),
       run('keychain'),
       paths('keychain:'),
-      `echo "inode: $(stat -c %i "${cacheDir}"/fast-token-*)"`,
+      `echo "inode: $(stat -c %i "${cacheDir}"/light-token-*)"`,
       run('keychain'),
-      `echo "inode: $(stat -c %i "${cacheDir}"/fast-token-*)"`,
+      `echo "inode: $(stat -c %i "${cacheDir}"/light-token-*)"`,
     ].join('; ');
     const result = await runSession(
       { keyring: 'unlocked', body },

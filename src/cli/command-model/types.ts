@@ -1,9 +1,23 @@
 /**
- * The command model: every command, its flags and its arguments as plain data. One definition
- * serves three readers: program.ts assembles commander from it, the completion scripts are
- * generated from it (completion/model.ts), and the launcher's light path parses argv with it
- * (light-argv.ts) without loading commander. Nothing here imports code that runs a command.
+ * The command model: every command, its flags and its arguments as plain data, plus a lazy
+ * reference to its run function and the launcher's light answer, if it has one. Each command is
+ * defined once (commands/<verb>/<verb>-command.ts) and every reader derives from that definition:
+ * commander's program and help (commander/build-program.ts), the completion scripts
+ * (completion/model.ts), the launcher's argv reader and light answers (launcher/light-argv.ts), and
+ * the bundle list (scripts/bundle.mjs). Nothing here imports code that runs a command: a
+ * definition refers to its run function through an `import()` made only when it runs.
  */
+import type { Deps } from '../deps.js';
+
+/** A command's run function: its typed options, the run's dependencies, then its operands. */
+// biome-ignore lint/suspicious/noExplicitAny: each run function has its own typed options.
+export type RunFunction = (options: any, deps: Deps, ...positional: any[]) => Promise<void>;
+
+/**
+ * The launcher's light answer to a command (a file of src/cli/launcher/, bundled on its own):
+ * `answer(plan)` gives an exit code, or false to leave the run to the full CLI.
+ */
+export type LightModule = `light-${string}`;
 
 /** One flag. A flag without `value` is a switch; `--no-x` is the negation of `x` (default true). */
 export interface FlagDef {
@@ -23,6 +37,12 @@ export interface FlagDef {
   hidden?: boolean;
   /** What the value names, for completion (`<file>` placeholders are files without saying so). */
   complete?: 'profile';
+  /**
+   * Given on the command line, this flag leaves a cached-token answer (`token`, `exec`) to the full
+   * CLI: it may renew, read stdin or want what only the full CLI does (`--verbose`'s trace). Every
+   * other flag, a new one included, stays on the light path unless it says so here.
+   */
+  declinesCachedAnswer?: true;
 }
 
 export interface ArgumentDef {
@@ -54,6 +74,10 @@ export interface CommandDef {
    * config file or creates the config directory (src/session/session.ts `readOnly`).
    */
   readOnly?: boolean;
+  /** Where the run function is, loaded when the command runs; absent for a group (`profile`). */
+  run?: () => Promise<RunFunction>;
+  /** The launcher's light answer (launcher/), tried before the full CLI is loaded. */
+  light?: LightModule;
 }
 
 export interface ProgramDef {
@@ -73,3 +97,24 @@ export function optionKey(long: string): string {
 /** Whether a flag is the negation of a switch (`--no-color`). */
 export const isNegation = (flag: FlagDef): boolean =>
   flag.value === undefined && flag.long.startsWith('--no-');
+
+/** The values the run function gets for flags not given, keyed as commander keys them. */
+export function flagDefaults(flags: readonly FlagDef[]): Record<string, string | boolean> {
+  const values: Record<string, string | boolean> = {};
+  for (const flag of flags) {
+    if (isNegation(flag)) values[optionKey(flag.long)] = true;
+    else if (flag.default !== undefined) values[optionKey(flag.long)] = flag.default;
+  }
+  return values;
+}
+
+/** Every command with a run function, by its path (`token`, `profile use`), in help's order. */
+export function commandPaths(program: ProgramDef): [string, CommandDef][] {
+  const paths: [string, CommandDef][] = [];
+  const walk = (def: CommandDef, path: string) => {
+    for (const sub of def.subcommands ?? []) walk(sub, `${path} ${sub.name}`);
+    if (!def.subcommands) paths.push([path, def]);
+  };
+  for (const def of program.commands) walk(def, def.name);
+  return paths;
+}

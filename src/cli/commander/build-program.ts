@@ -1,8 +1,8 @@
 /**
- * Assembles commander from the command model (command-model/): the flags, arguments, help and
- * examples are declared beside each command; this file only builds the tree and binds each
- * command to its run function. Command modules are imported only when their command runs, so
- * `tokencli token` does not pay for the server, SAML or the browser.
+ * Assembles commander from the command model (command-model/): the flags, arguments, help,
+ * examples and run function are each command's definition (commands/<verb>/<verb>-command.ts);
+ * this file only builds the tree. A run function's module is imported only when its command runs,
+ * so a command does not pay for the server, SAML or the browser.
  */
 import { Argument, type Command, Option } from 'commander';
 import { VERSION } from '../../version.js';
@@ -13,10 +13,14 @@ import {
   takesClientGlobals,
   VERSION_FLAG,
 } from '../command-model/program.js';
-import { type ArgumentDef, type CommandDef, type FlagDef, optionKey } from '../command-model/types.js';
-// `token` runs before every API call in scripts, so its (light) module graph is loaded up front
-// and bundled into the entry chunk; every other command is imported only when it runs.
-import * as tokenCommand from '../commands/token/token.js';
+import {
+  type ArgumentDef,
+  type CommandDef,
+  commandPaths,
+  type FlagDef,
+  optionKey,
+  type RunFunction,
+} from '../command-model/types.js';
 import type { Deps } from '../deps.js';
 import { helpConfiguration } from './help-format.js';
 import { TokencliCommand } from './tokencli-command.js';
@@ -29,33 +33,10 @@ export interface ProgramOutput {
   writeErr(text: string): void;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: each run function has its own typed options.
-type RunFunction = (options: any, deps: Deps, ...positional: any[]) => Promise<void>;
-type Loader = () => Promise<RunFunction>;
-
-const profileRun =
-  (name: 'list' | 'use' | 'show' | 'remove'): Loader =>
-  async () =>
-    (await import('../commands/profile/profile.js'))[name];
-
-/** Where each command's run function is, by its path in the tree (`profile use`). */
-const RUN_FUNCTIONS: Record<string, Loader> = {
-  configure: async () => (await import('../commands/configure/configure.js')).run,
-  login: async () => (await import('../commands/login/login.js')).run,
-  token: async () => tokenCommand.run,
-  exec: async () => (await import('../commands/exec/exec.js')).run,
-  refresh: async () => (await import('../commands/refresh/refresh.js')).run,
-  sso: async () => (await import('../commands/sso/sso.js')).run,
-  info: async () => (await import('../commands/info/info.js')).run,
-  status: async () => (await import('../commands/status/status.js')).run,
-  logout: async () => (await import('../commands/logout/logout.js')).run,
-  'profile list': profileRun('list'),
-  'profile use': profileRun('use'),
-  'profile show': profileRun('show'),
-  'profile remove': profileRun('remove'),
-  serve: async () => (await import('../commands/serve/serve.js')).run,
-  completion: async () => (await import('../commands/completion/completion.js')).run,
-};
+/** Each command's run function, by its path in the tree (`profile use`), from its definition. */
+const RUN_FUNCTIONS: ReadonlyMap<string, CommandDef['run']> = new Map(
+  commandPaths(PROGRAM).map(([path, def]) => [path, def.run]),
+);
 
 /**
  * Replaces how a command's run function is found, by its path (`token`, `profile use`): in-process
@@ -113,7 +94,7 @@ export function buildProgram(
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const positional = args.slice(0, -2);
-      const run = runOverride?.(path) ?? (await RUN_FUNCTIONS[path]?.());
+      const run = runOverride?.(path) ?? (await RUN_FUNCTIONS.get(path)?.());
       if (!run) throw new Error(`no run function for ${path}`);
       await run(command.opts(), makeDeps(command, def), ...positional);
     };

@@ -10,6 +10,7 @@ import { HELP_FLAG, VERSION_FLAG } from '../command-model/program.js';
 import {
   type CommandDef,
   type FlagDef,
+  flagDefaults,
   isNegation,
   optionKey,
   type ProgramDef,
@@ -22,25 +23,20 @@ export interface ParsedCommand {
   /** Keyed as commander keys them (`baseUrl`, `color`), defaults included. */
   globals: Record<string, string | boolean>;
   options: Record<string, string | boolean>;
-  operands: string[];
+  /** As commander passes them: one per declared argument (undefined if not given), a variadic one as a list. */
+  operands: (string | string[] | undefined)[];
+  /** The flags given on the command line, global or the command's. */
+  given: FlagDef[];
 }
 
 export type ParsedArgv = { kind: 'version' } | ParsedCommand;
-
-function defaults(flags: readonly FlagDef[]): Record<string, string | boolean> {
-  const values: Record<string, string | boolean> = {};
-  for (const flag of flags) {
-    if (isNegation(flag)) values[optionKey(flag.long)] = true;
-    else if (flag.default !== undefined) values[optionKey(flag.long)] = flag.default;
-  }
-  return values;
-}
 
 const find = (flags: readonly FlagDef[], long: string) => flags.find((flag) => flag.long === long);
 
 export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedArgv | undefined {
   if (args.length === 1 && args[0] === VERSION_FLAG.long) return { kind: 'version' };
-  const globals = defaults(program.globals);
+  const globals = flagDefaults(program.globals);
+  const given: FlagDef[] = [];
   let command: CommandDef | undefined;
   let path = '';
   let options: Record<string, string | boolean> = {};
@@ -63,6 +59,7 @@ export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedA
       const flag = global ?? (command ? find(command.flags, long) : undefined);
       if (!flag || flag === VERSION_FLAG || flag === HELP_FLAG || flag.hidden) return undefined;
       const into = global ? globals : options;
+      given.push(flag);
       if (flag.value === undefined) {
         if (inline !== undefined) return undefined;
         into[optionKey(flag.long)] = !isNegation(flag);
@@ -84,7 +81,7 @@ export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedA
       if (!next) return undefined;
       command = next;
       path = path ? `${path} ${arg}` : arg;
-      options = { ...defaults(next.flags), ...options };
+      options = { ...flagDefaults(next.flags), ...options };
       continue;
     }
     operands.push(arg);
@@ -97,5 +94,8 @@ export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedA
     if (operand === undefined ? argument.required : argument.choices && !argument.choices.includes(operand))
       return undefined;
   }
-  return { kind: 'command', path, globals, options, operands };
+  const positional = declared.map((argument, index) =>
+    argument.variadic ? operands.slice(index) : operands[index],
+  );
+  return { kind: 'command', path, globals, options, operands: positional, given };
 }

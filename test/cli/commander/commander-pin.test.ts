@@ -12,7 +12,9 @@ const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import
   dependencies: Record<string, string>;
 };
 const installed = (
-  JSON.parse(readFileSync(new URL('../../../node_modules/commander/package.json', import.meta.url), 'utf8')) as {
+  JSON.parse(
+    readFileSync(new URL('../../../node_modules/commander/package.json', import.meta.url), 'utf8'),
+  ) as {
     version: string;
   }
 ).version;

@@ -1,5 +1,5 @@
 /**
- * The launcher's fast path for a cached `tokencli token` (src/cli/fast-token.ts): it answers only
+ * The launcher's fast path for a cached `tokencli token` (src/cli/launcher/light-token.ts): it answers only
  * when the token is fresh, and otherwise prints nothing and changes nothing, leaving the full CLI
  * to decide and report. The end-to-end tests of `token` run through it via bin/tokencli.js.
  */
@@ -7,21 +7,20 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import { PROGRAM } from '../../../src/cli/command-model/program.js';
-import { buildProgram } from '../../../src/cli/commander/build-program.js';
+import { flagDefaults } from '../../../src/cli/command-model/types.js';
+import { type TokenOptions, tokenCommand } from '../../../src/cli/commands/token/token-command.js';
 import type { CommandContext } from '../../../src/cli/context.js';
-import {
-  answerToken,
-  DEFAULT_MIN_TTL_SECONDS,
-  printCachedToken,
-} from '../../../src/cli/launcher/light-token.js';
-import { parseArgv } from '../../../src/cli/launcher/parse-argv.js';
+import { lightPlan } from '../../../src/cli/launcher/light-argv.js';
+import { answer as answerToken, printCachedToken } from '../../../src/cli/launcher/light-token.js';
 import type { TokenRecord } from '../../../src/store/types.js';
 import { tempDir } from '../../fs/temp-dirs.js';
 import { writeProfiles } from '../../helpers/stored-credentials.js';
 import { sampleRecord } from '../../store/records.js';
 
 const BASE_URL = 'http://127.0.0.1:8080';
+/** `token`'s options with no flag given, from its definition. */
+const NO_FLAGS = flagDefaults(tokenCommand.flags) as unknown as TokenOptions;
+const DEFAULT_MIN_TTL_SECONDS = Number(NO_FLAGS.minTtl);
 
 function setup(env: Record<string, string> = {}) {
   const configDir = join(tempDir('tokencli-fast-'), 'config');
@@ -72,7 +71,7 @@ describe('printCachedToken', () => {
   test('prints a fresh cached token from the file store and nothing else', async () => {
     const t = setup();
     t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
-    expect(await printCachedToken(t.ctx)).toBe(true);
+    expect(await printCachedToken(t.ctx, NO_FLAGS)).toBe(true);
     expect(t.out()).toBe('access-token-value\n');
     expect(t.err()).toBe('');
   });
@@ -81,7 +80,7 @@ describe('printCachedToken', () => {
     const t = setup({ TOKENCLI_PROFILE: 'work', TOKENCLI_BASE_URL: '', TOKENCLI_CLIENT_ID: '' });
     writeProfiles(t.configDir, { work: { base_url: BASE_URL, client_id: 'demo-client' } });
     t.storeTokens(sampleRecord({ access_token: 'work-token', expires_at: inSeconds(3600) }), 'work');
-    expect(await printCachedToken(t.ctx)).toBe(true);
+    expect(await printCachedToken(t.ctx, NO_FLAGS)).toBe(true);
     expect(t.out()).toBe('work-token\n');
   });
 
@@ -92,7 +91,7 @@ describe('printCachedToken', () => {
   ])('hands over, printing nothing, for %s', async (_name, overrides) => {
     const t = setup();
     t.storeTokens(sampleRecord(overrides));
-    expect(await printCachedToken(t.ctx)).toBe(false);
+    expect(await printCachedToken(t.ctx, NO_FLAGS)).toBe(false);
     expect(t.out() + t.err()).toBe('');
   });
 
@@ -108,7 +107,7 @@ describe('printCachedToken', () => {
     for (const env of cases) {
       const t = setup(env);
       t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
-      expect(await printCachedToken(t.ctx), JSON.stringify(env)).toBe(false);
+      expect(await printCachedToken(t.ctx, NO_FLAGS), JSON.stringify(env)).toBe(false);
       expect(t.out() + t.err()).toBe('');
     }
   });
@@ -117,14 +116,14 @@ describe('printCachedToken', () => {
     const t = setup();
     writeProfiles(t.configDir, { default: { base_url: 'http://127.0.0.1:9999', client_id: 'demo-client' } });
     t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
-    expect(await printCachedToken(t.ctx)).toBe(false);
+    expect(await printCachedToken(t.ctx, NO_FLAGS)).toBe(false);
     expect(t.out() + t.err()).toBe('');
   });
 
   test('leaves a damaged credentials file where it is, for the full CLI to set aside and report', async () => {
     const t = setup();
     t.store('{ not json');
-    expect(await printCachedToken(t.ctx)).toBe(false);
+    expect(await printCachedToken(t.ctx, NO_FLAGS)).toBe(false);
     expect(t.out() + t.err()).toBe('');
     expect(readFileSync(t.credentials, 'utf8')).toBe('{ not json');
     expect(readdirSync(t.configDir)).toEqual(['credentials.json']);
@@ -133,30 +132,19 @@ describe('printCachedToken', () => {
   test('hands over, without its own warning, for a damaged entry (the full CLI warns once)', async () => {
     const t = setup();
     t.storeTokens({ access_token: 'x' });
-    expect(await printCachedToken(t.ctx)).toBe(false);
+    expect(await printCachedToken(t.ctx, NO_FLAGS)).toBe(false);
     expect(t.out() + t.err()).toBe('');
-  });
-
-  test("uses token's --min-ttl default", () => {
-    const program = buildProgram(
-      () => {
-        throw new Error('not run');
-      },
-      { writeOut: () => {}, writeErr: () => {} },
-    );
-    const token = program.commands.find((command) => command.name() === 'token');
-    const minTtl = token?.options.find((option) => option.long === '--min-ttl');
-    expect(Number(minTtl?.defaultValue)).toBe(DEFAULT_MIN_TTL_SECONDS);
   });
 });
 
-describe('answerToken: token with its flags, as the launcher parsed them', () => {
+describe('answer: token with its flags, as the launcher parsed them', () => {
   const parsed = (...argv: string[]) => {
-    const result = parseArgv(PROGRAM, ['token', ...argv]);
+    const result = lightPlan(['token', ...argv]);
     if (result?.kind !== 'command') throw new Error(`not parsed: ${argv.join(' ')}`);
     return result;
   };
-  const answer = (t: ReturnType<typeof setup>, ...argv: string[]) => answerToken(parsed(...argv), t.ctx.io);
+  const answer = async (t: ReturnType<typeof setup>, ...argv: string[]) =>
+    (await answerToken(parsed(...argv), t.ctx.io)) === 0;
 
   test('every --format, --json and --min-ttl from the cache, as the full CLI renders them', async () => {
     const t = setup();

@@ -3,6 +3,7 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const completionCommand: CommandDef = {
   name: 'completion',
+  run: async () => (await import('./completion.js')).run,
   description: 'print a shell completion script',
   clientGlobals: false,
   flags: [],

@@ -3,6 +3,7 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const configureCommand: CommandDef = {
   name: 'configure',
+  run: async () => (await import('./configure.js')).run,
   description:
     "save a profile's base URL, client id, redirect URI (and email, timeout, CA file), and its client secret",
   flags: [

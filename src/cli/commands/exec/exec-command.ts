@@ -1,9 +1,25 @@
-/** `tokencli exec`'s flags, help and examples (the run function is in exec.ts). */
+/**
+ * `tokencli exec`: its flags (token's, get-token-flags.ts), help and examples, its run function
+ * (exec.ts, loaded when it runs), its light answer (launcher/light-exec.ts) and the check both make
+ * of the command line.
+ */
+import { UsageError } from '../../../errors.js';
 import type { CommandDef } from '../../command-model/types.js';
 import { GET_TOKEN_FLAGS } from '../token/get-token-flags.js';
 
+/** The command to run and its arguments, or a usage error when there is none (`exec --`, `exec -- ''`). */
+export function commandToRun(argv: readonly string[]): [string, string[]] {
+  const [command, ...args] = argv;
+  if (command === undefined || command === '') {
+    throw new UsageError('no command to run', 'e.g. tokencli exec -- curl https://api.example.com/v2/…');
+  }
+  return [command, args];
+}
+
 export const execCommand: CommandDef = {
   name: 'exec',
+  run: async () => (await import('./exec.js')).run,
+  light: 'light-exec',
   description: 'run a command with a valid access token in its environment (TOKENCLI_ACCESS_TOKEN)',
   arguments: [
     {

@@ -3,6 +3,8 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const infoCommand: CommandDef = {
   name: 'info',
+  run: async () => (await import('./info.js')).run,
+  light: 'light-info',
   description: 'show the information of the stored (or given) access token',
   readOnly: true,
   flags: [

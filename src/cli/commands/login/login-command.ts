@@ -3,6 +3,7 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const loginCommand: CommandDef = {
   name: 'login',
+  run: async () => (await import('./login.js')).run,
   description: 'log in through the browser (authorization code + PKCE) and store the tokens',
   flags: [
     {

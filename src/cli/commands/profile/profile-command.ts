@@ -21,18 +21,23 @@ export const profileCommand: CommandDef = {
   subcommands: [
     {
       name: 'list',
+      run: async () => (await import('./profile.js')).list,
+      light: 'light-profile',
       description: 'every profile in the config file; * marks the active one',
       readOnly: true,
       flags: [{ long: '--json', description: 'print as JSON' }],
     },
     {
       name: 'use',
+      run: async () => (await import('./profile.js')).use,
       description: 'make a profile the active one (saved in the config file)',
       arguments: [profileName(true)],
       flags: [],
     },
     {
       name: 'show',
+      run: async () => (await import('./profile.js')).show,
+      light: 'light-profile',
       description: "a profile's settings, store and token state (default: the current one)",
       readOnly: true,
       arguments: [profileName(false)],
@@ -40,6 +45,7 @@ export const profileCommand: CommandDef = {
     },
     {
       name: 'remove',
+      run: async () => (await import('./profile.js')).remove,
       description:
         'remove a profile: its settings, tokens and client secret, from every store; asks on a terminal (no: nothing removed, exit 0), else needs --yes; removing the active profile makes "default" active',
       arguments: [profileName(true)],

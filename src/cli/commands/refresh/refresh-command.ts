@@ -3,6 +3,7 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const refreshCommand: CommandDef = {
   name: 'refresh',
+  run: async () => (await import('./refresh.js')).run,
   description: 'exchange the stored refresh token now',
   flags: [
     { long: '--client-secret-stdin', description: 'read the client secret from stdin' },

@@ -3,6 +3,7 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const serveCommand: CommandDef = {
   name: 'serve',
+  run: async () => (await import('./serve.js')).run,
   description: 'run the local token service (authorize, token, tokeninfo)',
   clientGlobals: false,
   flags: [

@@ -3,6 +3,7 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const ssoCommand: CommandDef = {
   name: 'sso',
+  run: async () => (await import('./sso.js')).run,
   description: 'get a token with a signed SAML response or assertion (saml2-bearer grant)',
   flags: [
     { long: '--saml-response', value: '<file>', description: 'SAMLResponse XML or base64 ("-" = stdin)' },

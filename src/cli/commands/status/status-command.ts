@@ -3,6 +3,8 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const statusCommand: CommandDef = {
   name: 'status',
+  run: async () => (await import('./status.js')).run,
+  light: 'light-status',
   description: 'show each profile: base URL, email, token expiry, store; --check asks the service',
   readOnly: true,
   flags: [

@@ -1,8 +1,31 @@
 /**
- * The flags `token` and `exec` share: both obtain a token the same way (get-token.ts), so they
- * take the same flags.
+ * The flags `token` and `exec` share: both obtain a token the same way (obtain-token.ts, the
+ * session's token steps), so they take the same flags, read into the same options, checked by
+ * the same functions — in the full CLI and in the launcher's cached answer alike.
  */
+import { UsageError } from '../../../errors.js';
 import type { FlagDef } from '../../command-model/types.js';
+
+/** The options these flags give, keyed as commander keys them. */
+export interface TokenFlags {
+  email?: string;
+  passwordStdin?: boolean;
+  clientSecretStdin?: boolean;
+  force?: boolean;
+  minTtl: string;
+  endOtherSessions?: boolean;
+  /** false with `--no-store`. */
+  store: boolean;
+}
+
+/** `--min-ttl`'s value in seconds, or a usage error: a whole number of seconds. */
+export function parseMinTtl(raw: string): number {
+  const seconds = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(seconds)) {
+    throw new UsageError(`--min-ttl: "${raw}" is not a whole number of seconds`, 'e.g. --min-ttl 300');
+  }
+  return seconds;
+}
 
 export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
   {
@@ -10,10 +33,20 @@ export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
     value: '<email>',
     description:
       "user email for the client-credentials grant (env TOKENCLI_EMAIL; else the profile's, then the stored token's)",
+    // Another user's token: the cached one may be someone else's.
+    declinesCachedAnswer: true,
   },
-  { long: '--password-stdin', description: 'read the password from stdin (or env TOKENCLI_PASSWORD)' },
-  { long: '--client-secret-stdin', description: 'read the client secret from stdin' },
-  { long: '--force', description: 'ignore the cached token' },
+  {
+    long: '--password-stdin',
+    description: 'read the password from stdin (or env TOKENCLI_PASSWORD)',
+    declinesCachedAnswer: true,
+  },
+  {
+    long: '--client-secret-stdin',
+    description: 'read the client secret from stdin',
+    declinesCachedAnswer: true,
+  },
+  { long: '--force', description: 'ignore the cached token', declinesCachedAnswer: true },
   {
     long: '--min-ttl',
     value: '<seconds>',
@@ -21,6 +54,11 @@ export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
       "minimum remaining lifetime of a cached token; one as long as a token's whole life or longer counts as half that life",
     default: '60',
   },
-  { long: '--end-other-sessions', description: "end the user's other sessions (endOtherSessions=True)" },
+  {
+    long: '--end-other-sessions',
+    description: "end the user's other sessions (endOtherSessions=True)",
+    declinesCachedAnswer: true,
+  },
+  // Changes only what a renewal would do: a cached answer is the same.
   { long: '--no-store', description: 'do not store the new token' },
 ];

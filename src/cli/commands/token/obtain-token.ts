@@ -1,33 +1,13 @@
 /**
- * The flags `tokencli token` and `tokencli exec` share, and how both obtain a token with them:
- * the session's token steps (src/session/token-steps.ts) with the CLI's secrets.
+ * How `tokencli token` and `tokencli exec` obtain a token with the flags they share
+ * (get-token-flags.ts): the session's token steps (src/session/token-steps.ts) with the CLI's secrets.
  */
-import { UsageError } from '../../../errors.js';
 import type { Settings } from '../../../session/settings.js';
 import { getToken, type Obtained } from '../../../session/token-steps.js';
 import type { Deps, ServiceCoordinates } from '../../deps.js';
 import { assertOneStdinReader } from '../../input/secrets.js';
 import { withOverrideHint } from '../../output/not-stored.js';
-
-/** The flags `token` and `exec` share. */
-export interface TokenFlags {
-  email?: string;
-  passwordStdin?: boolean;
-  clientSecretStdin?: boolean;
-  force?: boolean;
-  minTtl: string;
-  endOtherSessions?: boolean;
-  /** false with `--no-store`. */
-  store: boolean;
-}
-
-function parseMinTtl(raw: string): number {
-  const seconds = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(seconds)) {
-    throw new UsageError(`--min-ttl: "${raw}" is not a whole number of seconds`, 'e.g. --min-ttl 300');
-  }
-  return seconds;
-}
+import { parseMinTtl, type TokenFlags } from './get-token-flags.js';
 
 export interface GotToken extends Obtained {
   settings: Settings;

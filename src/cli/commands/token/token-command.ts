@@ -1,12 +1,25 @@
-/** `tokencli token`'s flags, help and examples (the run function is in token.ts). */
+/**
+ * `tokencli token`: its flags, options, help and examples, its run function (token.ts, loaded
+ * when it runs) and its light answer (a cached token, launcher/light-token.ts).
+ */
 import type { CommandDef } from '../../command-model/types.js';
-import { GET_TOKEN_FLAGS } from './get-token-flags.js';
+import { GET_TOKEN_FLAGS, type TokenFlags } from './get-token-flags.js';
 
 /** What `--format` prints (token-formats.ts renders each). */
 export const TOKEN_FORMATS = ['token', 'header', 'json', 'env'] as const;
 
+export interface TokenOptions extends TokenFlags {
+  json?: boolean;
+  /** One of TOKEN_FORMATS (output/token-formats.ts renders each). */
+  format?: string;
+  /** Refresh tokens unmasked in the JSON (docs/contract.md §2.6). */
+  showTokens?: boolean;
+}
+
 export const tokenCommand: CommandDef = {
   name: 'token',
+  run: async () => (await import('./token.js')).run,
+  light: 'light-token',
   description: 'print a valid access token (cache, then refresh, then client credentials)',
   flags: [
     ...GET_TOKEN_FLAGS,

@@ -5,15 +5,8 @@
  */
 import type { Deps } from '../../deps.js';
 import { chooseTokenFormat, renderToken } from '../../output/token-formats.js';
-import { obtainWithFlags, type TokenFlags } from './obtain-token.js';
-
-export interface TokenOptions extends TokenFlags {
-  json?: boolean;
-  /** token | header | json | env (token-formats.ts). */
-  format?: string;
-  /** Refresh tokens unmasked in the JSON (docs/contract.md §2.6). */
-  showTokens?: boolean;
-}
+import { obtainWithFlags } from './obtain-token.js';
+import type { TokenOptions } from './token-command.js';
 
 export async function run(options: TokenOptions, deps: Deps): Promise<void> {
   // A contradiction in the flags is reported before any store or network is touched.
