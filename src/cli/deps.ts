@@ -56,16 +56,6 @@ export interface Deps extends CommandContext {
   promptHidden(prompt: string): Promise<string>;
 }
 
-/**
- * What the profile commands (`status`, `logout`, `profile`) need from the settings, the config file
- * and the store layer, taken from here: a lazily loaded command that imports those modules without
- * this one makes the bundler split them off the start-up chunks (one more file for every cached
- * `tokencli token`; scripts/bundle.mjs).
- */
-export { configPath } from '../session/config-file.js';
-export { checkProfileName, noSuchProfile } from '../session/settings.js';
-export { openStore } from '../store/open-store.js';
-
 export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): Deps {
   const now = overrides.now ?? (() => new Date());
   let session: Session | undefined;

@@ -5,8 +5,9 @@
  */
 
 import { storeUnreachable } from '../../session/profile-record.js';
+import { openStore } from '../../store/open-store.js';
 import type { CredentialStore, StoreKind } from '../../store/types.js';
-import { type Deps, openStore } from '../deps.js';
+import type { Deps } from '../deps.js';
 
 export type StoreFor = (profile: string) => Promise<CredentialStore>;
 

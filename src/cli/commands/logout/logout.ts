@@ -1,5 +1,6 @@
 /** `tokencli logout`: removes the profile's stored tokens; `--purge` also its client secret. */
-import { type Deps, noSuchProfile } from '../../deps.js';
+import { noSuchProfile } from '../../../session/settings.js';
+import type { Deps } from '../../deps.js';
 import { note } from '../../output/token-output.js';
 
 export async function run(options: { purge?: boolean }, deps: Deps): Promise<void> {

@@ -6,8 +6,10 @@
 import { createInterface } from 'node:readline/promises';
 import { TokencliError, UsageError } from '../../../errors.js';
 import type { ConfigFile } from '../../../session/config-file.js';
+import { configPath } from '../../../session/config-file.js';
 import type { Settings } from '../../../session/settings.js';
-import { checkProfileName, configPath, type Deps, noSuchProfile } from '../../deps.js';
+import { checkProfileName, noSuchProfile } from '../../../session/settings.js';
+import type { Deps } from '../../deps.js';
 import { describeAccessToken } from '../../output/format.js';
 import { profileNames } from '../../output/profile-names.js';
 import { note } from '../../output/token-output.js';
