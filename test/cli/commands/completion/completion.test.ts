@@ -1,0 +1,36 @@
+/**
+ * `tokencli completion`'s option parsing and defaults, in-process against a recorded run function
+ * (argv → commander, built from src/cli/commands/completion/completion-command.ts → the typed options and operands).
+ */
+import { describe, expect, test } from 'vitest';
+import { NO_GLOBALS, recordRun, runChecked } from '../record-run.js';
+
+describe('completion: options', () => {
+  test("['completion', 'fish']", async () => {
+    expect(await recordRun(['completion', 'fish'])).toEqual({
+      path: 'completion',
+      globals: NO_GLOBALS,
+      options: {},
+      operands: ['fish'],
+    });
+  });
+
+  test("['completion', 'bash']", async () => {
+    expect(await recordRun(['completion', 'bash'])).toEqual({
+      path: 'completion',
+      globals: NO_GLOBALS,
+      options: {},
+      operands: ['bash'],
+    });
+  });
+});
+
+describe('completion: checks', () => {
+  test('the shell is one of its choices', async () => {
+    const result = await runChecked(['completion', 'tcsh']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.",
+    );
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * `tokencli exec`'s option parsing, defaults and checks, in-process against a recorded run
+ * function (argv → commander, built from commands/exec/exec-command.ts → the typed options).
+ */
+import { describe, expect, test } from 'vitest';
+import { NO_GLOBALS, recordRun, runChecked } from '../record-run.js';
+
+const DEFAULTS = { minTtl: '60', store: true };
+
+describe('exec: options and the command line', () => {
+  test.each<[string[], Record<string, unknown>, unknown[]]>([
+    [['exec', '--', 'env', '-0'], DEFAULTS, [['env', '-0']]],
+    [
+      ['exec', '--min-ttl', '3600', '--no-store', '--', 'node', '--help'],
+      { minTtl: '3600', store: false },
+      [['node', '--help']],
+    ],
+    [['exec', '--force', '--', 'x', '--', 'y'], { ...DEFAULTS, force: true }, [['x', '--', 'y']]],
+  ])('%j', async (argv, options, operands) => {
+    expect(await recordRun(argv)).toEqual({ path: 'exec', globals: NO_GLOBALS, options, operands });
+  });
+});
+
+describe('exec: checks', () => {
+  const noCommand =
+    'error: no command to run\nhint: e.g. tokencli exec -- curl https://api.example.com/v2/…\n';
+  test.each([[['exec']], [['exec', '--']], [['exec', '--', '']]])(
+    '%j has no command to run',
+    async (argv) => {
+      expect(await runChecked(argv)).toEqual({ code: 2, stdout: '', stderr: noCommand });
+    },
+  );
+
+  test('--min-ttl is checked as token checks it', async () => {
+    expect(await runChecked(['exec', '--min-ttl', 'x', '--', 'true'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --min-ttl: "x" is not a whole number of seconds\nhint: e.g. --min-ttl 300\n',
+    });
+  });
+});

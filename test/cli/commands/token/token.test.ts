@@ -1,0 +1,63 @@
+/**
+ * `tokencli token`'s option parsing, defaults and checks, in-process against a recorded run
+ * function (argv → commander, built from commands/token/token-command.ts → the typed options).
+ */
+import { describe, expect, test } from 'vitest';
+import { NO_GLOBALS, recordRun, runChecked } from '../record-run.js';
+
+const DEFAULTS = { minTtl: '60', store: true };
+
+describe('token: options', () => {
+  test.each<[string[], Record<string, unknown>, Record<string, unknown>?]>([
+    [['token'], DEFAULTS],
+    [['token', '--min-ttl=300', '--format', 'header'], { ...DEFAULTS, minTtl: '300', format: 'header' }],
+    [
+      ['token', '--json', '--show-tokens', '--no-store'],
+      { ...DEFAULTS, store: false, json: true, showTokens: true },
+    ],
+    [
+      ['token', '--email', 'ci@example.com', '--password-stdin', '--force', '--end-other-sessions'],
+      { ...DEFAULTS, email: 'ci@example.com', passwordStdin: true, force: true, endOtherSessions: true },
+    ],
+    [['token', '--client-secret-stdin'], { ...DEFAULTS, clientSecretStdin: true }],
+    [
+      ['--profile', 'ci', 'token', '--quiet', '--no-color'],
+      DEFAULTS,
+      { profile: 'ci', quiet: true, color: false },
+    ],
+  ])('%j', async (argv, options, globals = {}) => {
+    expect(await recordRun(argv)).toEqual({
+      path: 'token',
+      globals: { ...NO_GLOBALS, ...globals },
+      options,
+      operands: [],
+    });
+  });
+});
+
+describe('token: checks', () => {
+  test.each([
+    [
+      ['token', '--min-ttl', 'abc'],
+      'error: --min-ttl: "abc" is not a whole number of seconds\nhint: e.g. --min-ttl 300\n',
+    ],
+    [
+      ['token', '--min-ttl', '1e3'],
+      'error: --min-ttl: "1e3" is not a whole number of seconds\nhint: e.g. --min-ttl 300\n',
+    ],
+    [
+      ['token', '--json', '--format', 'env'],
+      'error: --json and --format env contradict each other\nhint: give one of them\n',
+    ],
+  ])('%j is a usage error before any store or network', async (argv, stderr) => {
+    expect(await runChecked(argv)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  test('--format takes only its choices', async () => {
+    const result = await runChecked(['token', '--format', 'xml']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "argument 'xml' is invalid. Allowed choices are token, header, json, env.",
+    );
+  });
+});
