@@ -2,10 +2,10 @@
  * The errors every layer throws for expected failures. Each has a stable string `code` a program
  * can branch on (the library's contract, see src/index.ts) and, where there is more to say, a
  * `reason` from a closed list with structured `details`. Exit codes are the CLI's choice, made from
- * code and reason in src/cli/exit-codes.ts (`ExitCode` is here for the CLI, the service and tests).
+ * code and reason in src/cli/output/exit-codes.ts (`ExitCode` is here for the CLI, the service and tests).
  *
  * Layers below `src/cli/` never print and never name a CLI flag or environment variable: they say
- * what went wrong (`code`, a finer `reason`, structured `details`), and `src/cli/error-hints.ts`
+ * what went wrong (`code`, a finer `reason`, structured `details`), and `src/cli/output/error-hints.ts`
  * turns that into the `hint:` line a person at a terminal can act on. Only `src/cli/main.ts` turns
  * an error into output and an exit code.
  */
@@ -54,7 +54,7 @@ export type ErrorCode =
 
 /**
  * The finer, stable name of a failure within its code: a closed list, so a program (and the CLI's
- * hint table, src/cli/error-hints.ts) can branch on it and a misspelt one is a type error.
+ * hint table, src/cli/output/error-hints.ts) can branch on it and a misspelt one is a type error.
  */
 export type ErrorReason =
   // Settings and input (code `usage`).

@@ -2,7 +2,7 @@
  * How every command runs and ends, with or without commander: Ctrl-C aborts the run's signal (a
  * second one exits at once), and whatever the command throws becomes the `error: … / hint: …`
  * lines and the exit code of docs/contract.md §2.6 (exit-codes.ts). The full CLI (main.ts) runs
- * commander inside it; the launcher's light answers (light-run.ts) run a command's own run
+ * commander inside it; the launcher's light answers (run-light.ts) run a command's own run
  * function inside it, so both end every run alike.
  */
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';

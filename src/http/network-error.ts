@@ -2,7 +2,7 @@
  * Failures where no usable HTTP response arrived: connection errors, timeouts, TLS failures, an
  * oversize body. All are exit 5 (docs/contract.md §2.6: "the service could not be reached or failed"), code
  * `network`. The `reason` says which failure it was (`tls_untrusted`, `connect`, `timeout`, …) so
- * that the CLI can name the fix in its own terms (src/cli/error-hints.ts).
+ * that the CLI can name the fix in its own terms (src/cli/output/error-hints.ts).
  */
 import { TokencliError } from '../errors.js';
 import { formatSeconds } from '../text/seconds.js';

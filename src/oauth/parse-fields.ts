@@ -8,7 +8,7 @@
  * A response that is JSON but not the shape expected; `message` names the field and the problem.
  * `reason` is set when the problem is one field's value in what is otherwise the service's answer
  * (`bad_lifetime`, `bad_token_type`): then "check the base URL, a proxy answered" would send the user the wrong way,
- * so src/cli/error-hints.ts words another hint for it.
+ * so src/cli/output/error-hints.ts words another hint for it.
  */
 /** A field the service got wrong in an answer that is otherwise its own (not a gateway's). */
 export type MalformedReason = 'bad_lifetime' | 'bad_token_type' | 'bad_token_value';

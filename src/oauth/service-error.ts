@@ -2,7 +2,7 @@
  * The token service answered, but not with what was asked for: a refusal (4xx, exit 3), a failure
  * (5xx, exit 5), a redirect, or a body that is not the JSON expected (exit 5) — docs/contract.md §1, §2.6.
  * The message names the HTTP status and the service's code/subcode/message; what to do about it is
- * the CLI's to say (src/cli/error-hints.ts), from the fields and the request context kept here.
+ * the CLI's to say (src/cli/output/error-hints.ts), from the fields and the request context kept here.
  */
 import { TokencliError } from '../errors.js';
 import type { GrantTypeValue } from '../protocol/grants.js';

@@ -11,7 +11,7 @@ import type { ErrorReason } from '../errors.js';
 /** A key or certificate the caller supplied is unusable; callers map it to their own error. */
 export class KeyInputError extends Error {
   readonly hint: string | undefined;
-  /** For hints that name the caller's own flags (the CLI's table words them, src/cli/error-hints.ts). */
+  /** For hints that name the caller's own flags (the CLI's table words them, src/cli/output/error-hints.ts). */
   readonly reason: ErrorReason | undefined;
   constructor(message: string, hint?: string, reason?: ErrorReason) {
     super(message);

@@ -1,6 +1,6 @@
 /**
  * What a session has to say besides its result: warnings and progress as structured events (a
- * code and its fields), worded by whoever shows them — the CLI on stderr (src/cli/session-events.ts),
+ * code and its fields), worded by whoever shows them — the CLI on stderr (src/cli/output/session-events.ts),
  * the library's caller through its `onEvent`.
  */
 import type { StoreKind } from '../store/types.js';

@@ -1,6 +1,6 @@
 /**
  * Why the token steps cannot give a token without a new login: each state has its own message,
- * `reason` and `details` (the CLI words the hint, src/cli/error-hints.ts), all code
+ * `reason` and `details` (the CLI words the hint, src/cli/output/error-hints.ts), all code
  * `not_logged_in` (docs/contract.md §2.6: nothing usable stored). Loaded only on that failure,
  * never on the cached path.
  */

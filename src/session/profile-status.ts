@@ -46,7 +46,7 @@ export interface ProfilesStatus {
   records: ReadonlyMap<string, TokenRecord | undefined>;
 }
 
-/** The store a profile's credentials live in (src/cli/profile-stores.ts chooses it). */
+/** The store a profile's credentials live in (src/cli/commands/profile-stores.ts chooses it). */
 export type StoreFor = (profile: string) => Promise<CredentialStore>;
 
 /**

@@ -1,7 +1,7 @@
 /**
  * A setting that cannot be used, with where it came from, so each face words it in its own terms:
  * the library names the option (`baseUrl: …`), the CLI the flag or variable (`--base-url: …`,
- * src/cli/error-hints.ts). The message here names options only.
+ * src/cli/output/error-hints.ts). The message here names options only.
  */
 import { TokencliError } from '../errors.js';
 

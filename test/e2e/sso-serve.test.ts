@@ -128,7 +128,7 @@ describe('the demo tokencli serve (no --config)', () => {
       const line = (/\n {2}SSO: (.*)\n/.exec(demo.logs()) ?? [])[1] ?? '';
       keyPath = (/--sign-key (\S+)/.exec(line) ?? [])[1] ?? '';
       expect(line).toBe(
-        // The binary as it was run (serve's cwd is this test's): see src/cli/invocation.ts.
+        // The binary as it was run (serve's cwd is this test's): see src/cli/commands/serve/invocation.ts.
         `TOKENCLI_CLIENT_SECRET=demo-secret node ${relative(process.cwd(), BIN)} sso --profile demo --base-url ${demo.baseUrl} --client-id demo-client` +
           ` --assertion-for demo@example.com --issuer https://idp.demo.tokencli.invalid --sign-key ${keyPath}`,
       );

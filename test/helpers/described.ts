@@ -1,6 +1,6 @@
 /**
- * An error as the CLI shows it: its fields plus the exit code (src/cli/exit-codes.ts) and the
- * `error:` message and `hint:` line that src/cli/error-hints.ts words for it (layers below the CLI carry codes, not hints).
+ * An error as the CLI shows it: its fields plus the exit code (src/cli/output/exit-codes.ts) and the
+ * `error:` message and `hint:` line that src/cli/output/error-hints.ts words for it (layers below the CLI carry codes, not hints).
  */
 import { describeError } from '../../src/cli/output/error-hints.js';
 import { exitCodeOf } from '../../src/cli/output/exit-codes.js';

@@ -1,14 +1,24 @@
 /**
  * commander's Command with tokencli's answer to unknown options (see unknown-option.ts). Every
  * subcommand is created through `createCommand`, so the whole tree behaves alike.
+ *
+ * A contained bet on commander's private methods, kept in this one module. Overriding four of
+ * them (below) buys the messages docs/contract.md §2.6 asks for, which commander has no public
+ * hook for: a secret given as a flag value refused without echoing it, `--flag=value` on a switch
+ * named as such, `exec`'s flags before `--` and its missing command explained, hostile words
+ * sanitised, and `help nope` made an unknown command. They are in commander's source but not its
+ * typings, and any release may rename or reshape them: commander is pinned to the exact version
+ * they were read against (14.0.3, package.json), and test/cli/commander/commander-pin.test.ts
+ * fails on an upgrade, whose author re-reads each override against the new source (the tests of
+ * these messages, test/cli/commander/unknown-option.test.ts and the e2e ones, say whether they
+ * still hold). Drop an override when commander offers a public way to the same message (an
+ * error-formatting hook), or the whole class if commander ever stops being the parser.
  */
 import { Command } from 'commander';
 import { sanitizeText } from '../../text/sanitize.js';
+import { NO_COMMAND } from '../commands/exec/exec-command.js';
 import { flagName, secretFlagMessage } from './unknown-option.js';
 
-// commander's hooks for these errors are in its source but not its typings; they are overridden
-// here rather than patching commander. commander is pinned to the exact version they were read
-// against (package.json); test/cli/commander-pin.test.ts fails on an upgrade.
 interface CommanderInternals {
   unknownOption(flag: string): void;
   unknownCommand(): void;
@@ -70,7 +80,7 @@ export class TokencliCommand extends Command {
   /** `tokencli exec` (or `exec --`) without CMD: say so as exec does for an empty one, with an example. */
   missingArgument(name: string): void {
     if (this.name() === 'exec') {
-      this.error('error: no command to run\nhint: e.g. tokencli exec -- curl https://api.example.com/v2/…', {
+      this.error(`error: ${NO_COMMAND.message}\nhint: ${NO_COMMAND.hint}`, {
         code: 'commander.missingArgument',
       });
     }

@@ -1,6 +1,6 @@
 /**
  * What the completion scripts know, read from the command model (command-model/), the same
- * definitions program.ts builds the parser from, so a new flag or choice is completed without
+ * definitions commander/build-program.ts builds the parser from, so a new flag or choice is completed without
  * touching the scripts. What an option's value is comes from the definition itself: its choices,
  * a `<file>` placeholder, or a profile name, which the shells read from the config file.
  */

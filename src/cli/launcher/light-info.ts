@@ -1,6 +1,6 @@
 /**
  * The launcher's answer to `tokencli info` (any of its flags, as light-argv.ts read them): info's
- * own run function without commander (light-run.ts), so the tokeninfo request goes through the
+ * own run function without commander (run-light.ts), so the tokeninfo request goes through the
  * same session and HTTP code (node's HTTP client unless a proxy is set, docs/design.md), prints
  * the same table or JSON, and every refusal or failure is dropped, worded and exited with exactly
  * as by the full CLI — once: nothing is handed over after the request, so nothing is asked twice.

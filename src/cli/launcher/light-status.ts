@@ -1,6 +1,6 @@
 /**
  * The launcher's answer to `tokencli status` (any of its flags, as light-argv.ts read them):
- * status's own run function without commander (light-run.ts), so the output, messages and exit
+ * status's own run function without commander (run-light.ts), so the output, messages and exit
  * codes are the full CLI's, decided by the same code.
  */
 

@@ -18,7 +18,7 @@ export function chooseTokenFormat(options: { format?: string; json?: boolean }):
     throw new UsageError(`--json and --format ${format} contradict each other`, 'give one of them');
   }
   if (json) return 'json';
-  // The parser has checked the value against TOKEN_FORMATS (commands/token-command.ts) already.
+  // The parser has checked the value against TOKEN_FORMATS (commands/token/token-command.ts) already.
   return (format as TokenFormat | undefined) ?? 'token';
 }
 

@@ -1,5 +1,5 @@
 /**
- * The CLI's one table of hints (src/cli/error-hints.ts), and the rule that makes it the only one:
+ * The CLI's one table of hints (src/cli/output/error-hints.ts), and the rule that makes it the only one:
  * no module below src/cli/ names a CLI flag or a TOKENCLI_ variable in what it throws.
  */
 import { readdirSync, readFileSync } from 'node:fs';

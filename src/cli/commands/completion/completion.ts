@@ -16,6 +16,6 @@ export async function run(
   ctx: CommandContext,
   shell: keyof typeof generators,
 ): Promise<void> {
-  // commander has checked `shell` against the argument's choices (program.ts).
+  // commander has checked `shell` against the argument's choices (commander/build-program.ts).
   ctx.io.stdout.write(generators[shell](completionModel()));
 }

@@ -1,7 +1,7 @@
 /**
  * How `tokencli exec` runs CMD once it holds a token: without a shell, with the token in its
  * environment, signals passed on, and the exit status a shell would report. Shared by the full
- * command (commands/exec.ts) and the launcher's light answer for a cached token (fast-exec.ts),
+ * command (exec.ts) and the launcher's light answer for a cached token (src/cli/launcher/light-exec.ts),
  * so both run CMD alike.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

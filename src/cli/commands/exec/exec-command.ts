@@ -7,12 +7,16 @@ import { UsageError } from '../../../errors.js';
 import type { CommandDef } from '../../command-model/types.js';
 import { GET_TOKEN_FLAGS } from '../token/get-token-flags.js';
 
+/** What is said when exec is given no command to run, whoever finds it (commander or commandToRun). */
+export const NO_COMMAND = {
+  message: 'no command to run',
+  hint: 'e.g. tokencli exec -- curl https://api.example.com/v2/…',
+} as const;
+
 /** The command to run and its arguments, or a usage error when there is none (`exec --`, `exec -- ''`). */
 export function commandToRun(argv: readonly string[]): [string, string[]] {
   const [command, ...args] = argv;
-  if (command === undefined || command === '') {
-    throw new UsageError('no command to run', 'e.g. tokencli exec -- curl https://api.example.com/v2/…');
-  }
+  if (command === undefined || command === '') throw new UsageError(NO_COMMAND.message, NO_COMMAND.hint);
   return [command, args];
 }
 
