@@ -21,83 +21,64 @@ import type { CommandDef, FlagDef, ProgramDef } from './types.js';
 export const VERSION_FLAG: FlagDef = { long: '--version', description: 'print the version' };
 export const HELP_FLAG: FlagDef = { long: '--help', short: '-h', description: 'show help' };
 
-const PROFILE_FLAG: FlagDef = {
-  long: '--profile',
-  value: '<name>',
-  description: 'profile to use (env TOKENCLI_PROFILE, then the active profile; default: default)',
-  complete: 'profile',
-};
-const BASE_URL_FLAG: FlagDef = {
-  long: '--base-url',
-  value: '<url>',
-  description: 'token service base URL (env TOKENCLI_BASE_URL)',
-};
-const CLIENT_ID_FLAG: FlagDef = {
-  long: '--client-id',
-  value: '<id>',
-  description: 'client id (env TOKENCLI_CLIENT_ID)',
-};
-const STORE_FLAG: FlagDef = {
-  long: '--store',
-  value: '<kind>',
-  description: 'credential store (env TOKENCLI_STORE)',
-  choices: ['keychain', 'file', 'none'],
-};
-const TIMEOUT_FLAG: FlagDef = {
-  long: '--timeout',
-  value: '<seconds>',
-  description: 'HTTP timeout in seconds (env TOKENCLI_TIMEOUT; default: 30)',
-};
-const CA_FILE_FLAG: FlagDef = {
-  long: '--ca-file',
-  value: '<file>',
-  description: 'extra CA certificates (PEM) to trust besides the system ones',
-};
-const VERBOSE_FLAG: FlagDef = {
-  long: '--verbose',
-  description: 'HTTP trace on stderr, secrets redacted; stack traces on errors',
-  default: false,
-  // A cached answer makes no request to trace; the full CLI says what --verbose asks for.
-  declinesCachedAnswer: true,
-};
-const QUIET_FLAG: FlagDef = { long: '--quiet', description: 'print only results and errors', default: false };
-const NO_COLOR_FLAG: FlagDef = {
-  long: '--no-color',
-  description: 'no colours (also NO_COLOR; none on a TERM=dumb terminal unless FORCE_COLOR)',
-};
-
-/** Global flags only the client commands read (CommandDef.clientGlobals). */
-export const CLIENT_GLOBAL_FLAGS: readonly FlagDef[] = [
-  PROFILE_FLAG,
-  BASE_URL_FLAG,
-  CLIENT_ID_FLAG,
-  STORE_FLAG,
-  TIMEOUT_FLAG,
-  CA_FILE_FLAG,
-  QUIET_FLAG,
-  NO_COLOR_FLAG,
-];
-
-const CLIENT_ONLY = new Set(CLIENT_GLOBAL_FLAGS.map((flag) => flag.long));
-
-/** Whether a global flag is one a command with `clientGlobals: false` does not take. */
-export const isClientGlobal = (flag: FlagDef): boolean => CLIENT_ONLY.has(flag.long);
-
-export const takesClientGlobals = (command: CommandDef): boolean => command.clientGlobals !== false;
-
-/** In the order help lists them. */
+/** In the order help lists them; `clientOnly` marks those only the client commands read. */
 const GLOBAL_FLAGS: readonly FlagDef[] = [
   VERSION_FLAG,
-  PROFILE_FLAG,
-  BASE_URL_FLAG,
-  CLIENT_ID_FLAG,
-  STORE_FLAG,
-  TIMEOUT_FLAG,
-  CA_FILE_FLAG,
-  VERBOSE_FLAG,
-  QUIET_FLAG,
-  NO_COLOR_FLAG,
+  {
+    long: '--profile',
+    value: '<name>',
+    description: 'profile to use (env TOKENCLI_PROFILE, then the active profile; default: default)',
+    complete: 'profile',
+    clientOnly: true,
+  },
+  {
+    long: '--base-url',
+    value: '<url>',
+    description: 'token service base URL (env TOKENCLI_BASE_URL)',
+    clientOnly: true,
+  },
+  { long: '--client-id', value: '<id>', description: 'client id (env TOKENCLI_CLIENT_ID)', clientOnly: true },
+  {
+    long: '--store',
+    value: '<kind>',
+    description: 'credential store (env TOKENCLI_STORE)',
+    choices: ['keychain', 'file', 'none'],
+    clientOnly: true,
+  },
+  {
+    long: '--timeout',
+    value: '<seconds>',
+    description: 'HTTP timeout in seconds (env TOKENCLI_TIMEOUT; default: 30)',
+    clientOnly: true,
+  },
+  {
+    long: '--ca-file',
+    value: '<file>',
+    description: 'extra CA certificates (PEM) to trust besides the system ones',
+    clientOnly: true,
+  },
+  {
+    long: '--verbose',
+    description: 'HTTP trace on stderr, secrets redacted; stack traces on errors',
+    default: false,
+    // A cached answer makes no request to trace; the full CLI says what --verbose asks for.
+    declinesCachedAnswer: true,
+  },
+  { long: '--quiet', description: 'print only results and errors', default: false, clientOnly: true },
+  {
+    long: '--no-color',
+    description: 'no colours (also NO_COLOR; none on a TERM=dumb terminal unless FORCE_COLOR)',
+    clientOnly: true,
+  },
 ];
+
+/** Whether a global flag is one a command with `clientGlobals: false` does not take. */
+export const isClientGlobal = (flag: FlagDef): boolean => flag.clientOnly === true;
+
+/** Global flags only the client commands read (CommandDef.clientGlobals). */
+export const CLIENT_GLOBAL_FLAGS: readonly FlagDef[] = GLOBAL_FLAGS.filter(isClientGlobal);
+
+export const takesClientGlobals = (command: CommandDef): boolean => command.clientGlobals !== false;
 
 export const PROGRAM: ProgramDef = {
   name: 'tokencli',

@@ -43,6 +43,8 @@ export interface FlagDef {
    * other flag, a new one included, stays on the light path unless it says so here.
    */
   declinesCachedAnswer?: true;
+  /** A global flag only the client commands read (CommandDef.clientGlobals). */
+  clientOnly?: true;
 }
 
 export interface ArgumentDef {
