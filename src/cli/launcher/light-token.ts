@@ -68,9 +68,15 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
     const readWarned: string[] = [];
     let reading = false;
     let profile: string | undefined;
+    // One clock reading, taken when freshness is judged and used again to render the token.
+    let now: Date | undefined;
     const session = new Session({
       ...sessionOptions(ctx),
       env: ctx.io.env,
+      now: () => {
+        now ??= new Date();
+        return now;
+      },
       // The signal only when something asks for it (Session.signal).
       onEvent: (event) => {
         if (event.code !== 'store_warning') return;
