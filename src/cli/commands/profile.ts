@@ -11,6 +11,7 @@ import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.
 import { describeAccessToken } from '../format.js';
 import { profileNames } from '../profile-names.js';
 import { everyStore, profileStores } from '../profile-stores.js';
+import { storesUnreachable } from '../store-unreachable.js';
 import { note } from '../token-output.js';
 
 function requireKnown(settings: Settings, name: string): void {
@@ -124,6 +125,8 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
   };
   if (options.json) {
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    // As `status`: what a store that cannot be reached holds is unknown, which is not a success.
+    if (storeProblem) throw storesUnreachable([{ profile: name, why: storeProblem }]);
     return;
   }
   const now = deps.now();
@@ -139,6 +142,7 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
     );
   }
   deps.io.stdout.write(`${lines.join('\n')}\n`);
+  if (storeProblem) throw storesUnreachable([{ profile: name, why: storeProblem }]);
 }
 
 /**

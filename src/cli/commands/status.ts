@@ -13,6 +13,7 @@ import type { Deps } from '../deps.js';
 import { describeAccessToken, describeExpiryFully } from '../format.js';
 import { profileStores } from '../profile-stores.js';
 import { profileSourceName } from '../setting-names.js';
+import { storesUnreachable } from '../store-unreachable.js';
 import { note } from '../token-output.js';
 
 type Check = 'valid' | 'refused' | 'unreachable' | 'not_logged_in' | 'store_unreachable';
@@ -151,7 +152,9 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
   }
   // What an unreachable store holds is unknown: that is not a success (docs/contract.md §2.6, exit 4).
   const unreachable = profiles.filter((p) => p.store_problem !== undefined);
-  if (unreachable.length > 0) throw storesUnreachable(unreachable);
+  if (unreachable.length > 0) {
+    throw storesUnreachable(unreachable.map((p) => ({ profile: p.profile, why: p.store_problem })));
+  }
 }
 
 /** `(from TOKENCLI_PROFILE)`, `(not configured)`, both, or nothing for an existing default. */
@@ -159,20 +162,6 @@ function activeNote(source: string, exists: boolean): string {
   const notes = [source === 'default' ? '' : `from ${source}`, exists ? '' : 'not configured'];
   const text = notes.filter(Boolean).join(', ');
   return text ? ` (${text})` : '';
-}
-
-function storesUnreachable(profiles: readonly ProfileStatus[]): TokencliError {
-  const names = profiles.map((p) => `"${p.profile}"`).join(', ');
-  const first = profiles[0];
-  const message =
-    profiles.length === 1
-      ? `the store of profile ${names} cannot be reached here, so what it holds is unknown`
-      : `the stores of profiles ${names} cannot be reached here, so what they hold is unknown`;
-  return new TokencliError(message, {
-    code: 'store',
-    reason: 'profile_store_unreachable',
-    details: { profile: first?.profile, why: first?.store_problem },
-  });
 }
 
 function checkHint(failed: Exclude<Check, 'valid'>): string {
