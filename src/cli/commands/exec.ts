@@ -19,5 +19,8 @@ export async function run(options: ExecOptions, ctx: Deps, argv: string[]): Prom
     throw new UsageError('no command to run', 'e.g. tokencli exec -- curl https://api.example.com/v2/…');
   }
   const { record, service } = await obtainWithFlags(options, ctx);
+  // A Ctrl-C while the token was obtained (a cached one takes no wait that would notice it) is a
+  // request to stop: CMD must not start after it, and the run ends as any interrupted one (130).
+  ctx.signal.throwIfAborted();
   throw new CommandExit(await runWithToken(command, args, record, service, ctx));
 }
