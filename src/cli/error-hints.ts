@@ -13,6 +13,7 @@ import type { ServiceError } from '../oauth/service-error.js';
 import { GrantType, type GrantTypeValue } from '../protocol/grants.js';
 import type { SettingName, SettingOrigin } from '../session/setting-error.js';
 import type { ProfileSource } from '../session/settings.js';
+import { KEYRING_LOCKED } from '../store/keyring-locked.js';
 import { profilesHint } from './profile-names.js';
 import { originName, profileSourceName } from './setting-names.js';
 
@@ -233,6 +234,14 @@ function renewHint(d: Details): string {
     : LOGIN;
 }
 
+/** A keychain out of reach only because its keyring is locked: unlocking it is the remedy. */
+function keyringLocked(d: Details): boolean {
+  return String(d.why ?? '').includes(KEYRING_LOCKED);
+}
+
+const UNLOCK_KEYRING =
+  "unlock the keyring and try again (your desktop's password manager, such as Seahorse, or log out and in; over SSH, gnome-keyring-daemon --unlock reads its password on stdin)";
+
 /** Every other reason raised below the CLI, by `reason`. */
 const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
   profile_name_empty: () => 'give a profile name, or leave out --profile for the active (or default) profile',
@@ -255,8 +264,10 @@ const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
   min_ttl_unmet: () => `lower --min-ttl, or ${LOGIN}`,
   no_refresh_token: () => 'run `tokencli login` (only the browser login yields a refresh token)',
   no_access_token: () => 'run `tokencli login` or `tokencli token`, or pipe a token in with --token-stdin',
-  profile_store_unreachable: () =>
-    'run where the keychain is reachable (a desktop session; over SSH start the Secret Service, e.g. dbus-run-session with gnome-keyring-daemon --unlock), or pass --store file and log in again to keep a separate copy in a file',
+  profile_store_unreachable: (d) =>
+    keyringLocked(d)
+      ? `${UNLOCK_KEYRING}, or pass --store file and log in again to keep a separate copy in a file`
+      : 'run where the keychain is reachable (a desktop session; over SSH start the Secret Service, e.g. dbus-run-session with gnome-keyring-daemon --unlock), or pass --store file and log in again to keep a separate copy in a file',
   base_url_invalid: () =>
     'give an absolute URL such as https://api.example.com (--base-url, TOKENCLI_BASE_URL)',
   access_token_malformed: () => 'pass the token alone, e.g. printf %s "$TOKEN" | tokencli info --token-stdin',
@@ -274,8 +285,10 @@ const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
   login_timeout: () =>
     'run `tokencli login` again and finish in the browser, or allow more time with --timeout-login SECONDS',
   store_unknown: () => 'use --store keychain, file or none',
-  keychain_unavailable: () =>
-    'use --store file to keep credentials in a private file (or --store none for this run only)',
+  keychain_unavailable: (d) =>
+    keyringLocked(d)
+      ? `${UNLOCK_KEYRING}, or use --store file to keep credentials in a private file (or --store none for this run only)`
+      : 'use --store file to keep credentials in a private file (or --store none for this run only)',
   keychain_timeout: () => 'unlock the keychain and try again, or use --store file',
   keychain_failed: () => 'check that the keychain is unlocked, or use --store file',
   file_store_damaged: (d) => `move ${d.path} away yourself, or use --store keychain or --store none`,

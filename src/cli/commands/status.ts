@@ -7,8 +7,8 @@
  * the exit code says whether all of them are usable.
  */
 import { type ErrorCode, TokencliError } from '../../errors.js';
-import { type ProfileStatus, profilesStatus } from '../../session/profile-status.js';
-import type { TokenRecord } from '../../store/types.js';
+import { type ProfileStatus, type ProfilesStatus, profilesStatus } from '../../session/profile-status.js';
+import type { CredentialStore, TokenRecord } from '../../store/types.js';
 import type { Deps } from '../deps.js';
 import { describeAccessToken, describeExpiryFully } from '../format.js';
 import { profileStores } from '../profile-stores.js';
@@ -113,13 +113,12 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     const document = { active_profile: report.activeProfile, store, profiles };
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
-    const storeLine = runStore ? `store: ${runStore.kind} (${runStore.location})` : undefined;
-    const text = renderStatus(
-      profiles,
-      report.activeProfile,
-      activeNote(profileSourceName(report.activeSource), report.activeExists),
-      deps.now(),
-    );
+    // The run's store heads the list only when it is every listed profile's: a profile whose
+    // credentials are elsewhere (the keychain) must not read as if they were in it.
+    const shared = runStore !== undefined && profiles.every((p) => p.store === runStore.kind);
+    const storeLine = runStore && shared ? `store: ${runStore.kind} (${runStore.location})` : undefined;
+    const runLocation = runStore && !shared ? runStore : undefined;
+    const text = renderStatus(profiles, await selection(deps, report), runLocation, deps.now());
     deps.io.stdout.write(`${storeLine ? `${storeLine}\n` : ''}${text}\n`);
     if (profiles.length === 0) {
       // As `profile list` says it: there is nothing to show, which is not an error.
@@ -164,6 +163,35 @@ function activeNote(source: string, exists: boolean): string {
   return text ? ` (${text})` : '';
 }
 
+/** The header line and the mark of the run's profile. */
+interface Selection {
+  profile: string;
+  header: string;
+  mark: string;
+}
+
+/**
+ * `--profile NAME` chooses a profile for this run only: when the saved active profile (the one
+ * commands without --profile use) is another, NAME is "selected for this run", not "active".
+ */
+async function selection(deps: Deps, report: ProfilesStatus): Promise<Selection> {
+  const profile = report.activeProfile;
+  const note = activeNote(profileSourceName(report.activeSource), report.activeExists);
+  if (report.activeSource === 'option') {
+    const { config } = await deps.settings();
+    const saved = deps.io.env.TOKENCLI_PROFILE || config.active_profile || 'default';
+    if (saved !== profile) {
+      const missing = report.activeExists ? '' : ', not configured';
+      return {
+        profile,
+        header: `selected profile: ${profile} (--profile, for this run${missing}); active profile: ${saved}`,
+        mark: ' (selected for this run)',
+      };
+    }
+  }
+  return { profile, header: `active profile: ${profile}${note}`, mark: ' (active)' };
+}
+
 function checkHint(failed: Exclude<Check, 'valid'>): string {
   switch (failed) {
     case 'refused':
@@ -179,15 +207,22 @@ function checkHint(failed: Exclude<Check, 'valid'>): string {
 
 const UNKNOWN = 'unknown (store unreachable)';
 
-function renderStatus(profiles: CheckedStatus[], active: string, activeNote: string, now: Date): string {
-  const lines = [`active profile: ${active}${activeNote}`];
+function renderStatus(
+  profiles: CheckedStatus[],
+  selected: Selection,
+  runStore: CredentialStore | undefined,
+  now: Date,
+): string {
+  const lines = [selected.header];
   for (const p of profiles) {
     const known = p.store_problem === undefined;
-    lines.push('', `${p.profile}${p.profile === active ? ' (active)' : ''}`);
+    lines.push('', `${p.profile}${p.profile === selected.profile ? selected.mark : ''}`);
     lines.push(`  base URL       ${p.base_url ?? '-'}`);
     lines.push(`  client id      ${p.client_id ?? '-'}`);
     lines.push(`  email          ${p.email ?? '-'}`);
-    lines.push(`  store          ${known ? (p.store ?? '-') : `unreachable: ${p.store_problem}`}`);
+    // Without a shared `store:` header, the run's store is placed where it is used.
+    const where = runStore && p.store === runStore.kind ? ` (${runStore.location})` : '';
+    lines.push(`  store          ${known ? `${p.store ?? '-'}${where}` : `unreachable: ${p.store_problem}`}`);
     const access = p.access_token_expires_at
       ? describeAccessToken(p.access_token_expires_at, p.access_token_refused_at, now)
       : 'none stored';
