@@ -8,6 +8,7 @@
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
 import { CommandExit } from './command-exit.js';
 import type { IO } from './io.js';
+import { runTarget } from './paste-command.js';
 
 /**
  * Runs `body` with the run's abort signal and returns the exit code: 0 when it returns, a
@@ -50,7 +51,7 @@ async function reportError(error: unknown, io: IO, verbose: boolean, signal: Abo
     import('./exit-codes.js'),
   ]);
   if (error instanceof TokencliError) {
-    const { message, hint } = describeError(error);
+    const { message, hint } = describeError(error, runTarget(signal));
     io.stderr.write(`error: ${sanitizeText(message)}\n`);
     if (hint) io.stderr.write(`hint: ${sanitizeText(hint)}\n`);
     if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);

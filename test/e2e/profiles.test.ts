@@ -165,7 +165,7 @@ describe('every state has its own message and exit code', () => {
     const configDir = tempDir('tokencli-profiles-');
     configured(configDir);
     const r = await runCli(['--profile', 'p', 'token'], { env: bareEnv(configDir) });
-    expectError(r, 4, /error: not logged in \(profile "p"\)/, /hint: run `tokencli login`/);
+    expectError(r, 4, /error: not logged in \(profile "p"\)/, /hint: run `tokencli --profile p login`/);
   });
 
   test('access token expired and no refresh token: exit 4, its own message', async () => {
@@ -195,7 +195,7 @@ describe('every state has its own message and exit code', () => {
       r,
       4,
       /error: the refresh token of profile "p" expired 1h ago/,
-      /hint: run `tokencli login` again/,
+      /hint: run `tokencli --profile p login` again/,
     );
   });
 
@@ -372,7 +372,7 @@ describe('tokencli profile', () => {
     expect(removed.code, removed.stderr).toBe(0);
     // b was the active profile: commands without --profile now use `default`, and it says so.
     expect(removed.stderr).toMatch(
-      /^It was the active profile: the active profile is now "default", which is not configured; choose another with tokencli profile use NAME\.$/m,
+      /^It was the active profile: the active profile is now "default", which is not configured; choose another with `tokencli profile use NAME`\.$/m,
     );
     const config = readJson(join(configDir, 'config.json'));
     expect(config.profiles.b).toBeUndefined();

@@ -50,7 +50,7 @@ describe('parseErrorResponse: the shapes of docs/contract.md §1', () => {
       exitCode: ExitCode.refused,
       message:
         'the token service refused the request (HTTP 400, invalid_request): invalid or null consumer key: XXXX',
-      hint: `check the client id "demo-client": it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or tokencli configure)`,
+      hint: `check the client id "demo-client": it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or \`tokencli configure\`)`,
     });
   });
 
@@ -97,10 +97,10 @@ describe('parseErrorResponse: the shapes of docs/contract.md §1', () => {
   });
 
   it.each([
-    [GrantType.refreshToken, 'the refresh token is invalid, expired or revoked; run tokencli login'],
+    [GrantType.refreshToken, 'the refresh token is invalid, expired or revoked; run `tokencli login`'],
     [
       GrantType.authorizationCode,
-      'an authorization code is valid once and for 20 seconds; run tokencli login again',
+      'an authorization code is valid once and for 20 seconds; run `tokencli login` again',
     ],
     [
       GrantType.clientCredentials,
@@ -158,7 +158,7 @@ describe('parseErrorResponse: the shapes of docs/contract.md §1', () => {
       description: 'token expired',
       exitCode: ExitCode.refused,
       message: 'the token service refused the request (HTTP 401, invalid_token): token expired',
-      hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
+      hint: 'the access token is invalid, expired or revoked; get a new one with `tokencli token --force` (the cache may hold it) or `tokencli login`',
     });
   });
 });

@@ -220,7 +220,7 @@ export async function remove(options: { yes?: boolean }, deps: Deps, name: strin
     const known = Object.hasOwn(settings.config.profiles, 'default') && name !== 'default';
     note(
       deps,
-      `It was the active profile: the active profile is now "default"${known ? '' : ', which is not configured'}; choose another with tokencli profile use NAME.`,
+      `It was the active profile: the active profile is now "default"${known ? '' : ', which is not configured'}; choose another with \`tokencli profile use NAME\`.`,
     );
   }
   if (unreachable && settings.config.profiles[name]?.store === 'keychain') {

@@ -11,6 +11,7 @@ import { type ProfileStatus, type ProfilesStatus, profilesStatus } from '../../s
 import type { CredentialStore, TokenRecord } from '../../store/types.js';
 import type { Deps } from '../deps.js';
 import { describeAccessToken, describeExpiryFully } from '../format.js';
+import { type CommandFor, commandsFor, targetOf, tokencliCommand } from '../paste-command.js';
 import { profileStores } from '../profile-stores.js';
 import { profileSourceName } from '../setting-names.js';
 import { storesUnreachable } from '../store-unreachable.js';
@@ -134,7 +135,7 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     throw new TokencliError('no profile to check: none is configured', {
       code: 'not_logged_in',
       reason: 'status_check_failed',
-      hint: 'create one with `tokencli configure`, or log in with --base-url and --client-id',
+      hint: `create one with ${tokencliCommand(targetOf(deps), 'configure')}, or log in with --base-url and --client-id`,
     });
   }
   if (options.check) {
@@ -144,7 +145,11 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
       throw new TokencliError(`not every profile is usable (${which.join(', ')})`, {
         code: CODE_OF[failed],
         reason: 'status_check_failed',
-        hint: checkHint(failed),
+        hint: checkHint(
+          failed,
+          profiles.filter((p) => p.check === failed).map((p) => p.profile),
+          commandsFor(targetOf(deps)),
+        ),
       });
     }
     return;
@@ -192,16 +197,22 @@ async function selection(deps: Deps, report: ProfilesStatus): Promise<Selection>
   return { profile, header: `active profile: ${profile}${note}`, mark: ' (active)' };
 }
 
-function checkHint(failed: Exclude<Check, 'valid'>): string {
+/**
+ * What to run for the profiles that failed the check: the commands name the profile (`status`
+ * lists several, and a bare command would act on the active one), or NAME when several failed.
+ */
+function checkHint(failed: Exclude<Check, 'valid'>, names: string[], cmd: CommandFor): string {
+  const [only] = names;
+  const profile = names.length === 1 && only !== undefined ? only : 'NAME';
   switch (failed) {
     case 'refused':
-      return 'the service refused a stored token; `tokencli token` renews it (or `tokencli token --force`), else `tokencli login`';
+      return `the service refused a stored token; ${cmd('token', profile)} renews it (or ${cmd('token --force', profile)}), else ${cmd('login', profile)}`;
     case 'unreachable':
       return 'check the base URL and that the token service is running; run again with --verbose for details';
     case 'store_unreachable':
-      return 'the credentials are in a store that cannot be reached here; see `tokencli profile show NAME`';
+      return `the credentials are in a store that cannot be reached here; see \`tokencli profile show ${profile}\``;
     default:
-      return 'run `tokencli login --profile NAME` (or `tokencli token` with a password) for the profiles not logged in';
+      return `run ${cmd('login', profile)} (or ${cmd('token', profile)} with a password) for the profiles not logged in`;
   }
 }
 
