@@ -10,8 +10,8 @@ import type { NotStoredReason } from '../session/kept.js';
 import type { ServiceOverride, Settings } from '../session/settings.js';
 import type { Deps } from './deps.js';
 import { type RunTarget, tokencliCommand } from './paste-command.js';
+import { noteLine } from './prefixes.js';
 import { originName } from './setting-names.js';
-import { note } from './token-output.js';
 
 const SETTING_WORDS: Record<ServiceOverride['setting'], string> = {
   baseUrl: 'base URL',
@@ -58,7 +58,7 @@ export function notStoredWhy(reason: NotStoredReason, settings: Settings): strin
 
 /** Says the hint after a token that was not stored, where there is something to do about it. */
 export function noteNotStoredHint(deps: Deps, reason: NotStoredReason, settings: Settings): void {
-  if (reason === 'service_override') note(deps, `hint: ${keepHint(settings)}`);
+  if (reason === 'service_override') noteLine(deps, `hint: ${keepHint(settings)}`);
 }
 
 /**

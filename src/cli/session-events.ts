@@ -8,6 +8,7 @@ import type { ServiceOverride } from '../session/settings.js';
 import { formatDuration } from '../text/duration.js';
 import type { CommandContext } from './context.js';
 import { type CommandFor, commandsFor, targetOf } from './paste-command.js';
+import { noteLine } from './prefixes.js';
 import { originName } from './setting-names.js';
 
 const SETTING_WORDS: Record<ServiceOverride['setting'], string> = {
@@ -67,5 +68,5 @@ export function printSessionEvent(ctx: CommandContext, event: SessionEvent): voi
     return;
   }
   const text = words(event, commandsFor(targetOf(ctx)));
-  if (text !== undefined && !ctx.globals.quiet) stderr.write(`${text}\n`);
+  if (text !== undefined) noteLine(ctx, text);
 }

@@ -9,6 +9,7 @@ import type { ConfigFile } from '../../session/config-file.js';
 import type { Settings } from '../../session/settings.js';
 import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.js';
 import { describeAccessToken } from '../format.js';
+import { noteLine } from '../prefixes.js';
 import { profileNames } from '../profile-names.js';
 import { everyStore, profileStores } from '../profile-stores.js';
 import { storesUnreachable } from '../store-unreachable.js';
@@ -71,7 +72,7 @@ export async function use(_options: unknown, deps: Deps, name: string): Promise<
   });
   note(deps, `Active profile: ${name} (saved in ${configPath(settings.configDir)}).`);
   if (deps.io.env.TOKENCLI_PROFILE && deps.io.env.TOKENCLI_PROFILE !== name) {
-    note(
+    noteLine(
       deps,
       `warning: TOKENCLI_PROFILE=${deps.io.env.TOKENCLI_PROFILE} is set and takes precedence in this shell`,
     );
@@ -224,7 +225,7 @@ export async function remove(options: { yes?: boolean }, deps: Deps, name: strin
     );
   }
   if (unreachable && settings.config.profiles[name]?.store === 'keychain') {
-    note(
+    noteLine(
       deps,
       `warning: the OS keychain cannot be reached here (${unreachable}); entries of "${name}" there were not removed`,
     );
