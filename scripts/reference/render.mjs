@@ -117,7 +117,7 @@ function referenceSection(command, parent = '', depth = 3) {
   out.push(
     `${capital(command.description)}.`,
     '',
-    `Usage: ${code(`${usage({ ...command, subcommands: undefined }, parent)}${options}`)}`,
+    `Usage: ${code(`${usage(command, parent)}${options}`)}`,
   );
   if (command.arguments?.length) {
     out.push('', 'Arguments:', '');
