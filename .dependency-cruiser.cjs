@@ -11,10 +11,11 @@
  * The layers, each importing only from the ones below it (and itself):
  *   cli → session → store → oauth, login → http, fs, protocol, saml → text, errors (and version)
  * and beside them server/ (`tokencli/server`), which stands on protocol, saml, text and errors only.
- * `LAYERS_ROOT` points the rules at another compiled tree (the tests use a copy with an upward
- * import added).
+ * `LAYERS_ROOT` points the rules at other compiled trees, comma-separated (the tests check a copy
+ * as built and a copy with forbidden imports added in one run).
  */
-const ROOT = (process.env.LAYERS_ROOT ?? '.tmp/layers').replace(/\/$/, '').replace(/[.]/g, '\\.');
+const ROOTS = (process.env.LAYERS_ROOT ?? '.tmp/layers').split(',');
+const ROOT = `(?:${ROOTS.map((root) => root.replace(/\/$/, '').replace(/[.]/g, '\\.')).join('|')})`;
 
 /** A folder (`store`) or a top-level module (`errors`) of src/, as a path pattern. */
 const part = (name) => `${name}(?:/|\\.js$)`;
