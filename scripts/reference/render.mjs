@@ -114,11 +114,7 @@ function referenceSection(command, parent = '', depth = 3) {
   const hashes = '#'.repeat(depth);
   const out = [`${hashes} ${usage({ ...command, subcommands: undefined, arguments: [] }, parent)}`, ''];
   const options = command.flags.length ? ' [options]' : '';
-  out.push(
-    `${capital(command.description)}.`,
-    '',
-    `Usage: ${code(`${usage(command, parent)}${options}`)}`,
-  );
+  out.push(`${capital(command.description)}.`, '', `Usage: ${code(`${usage(command, parent)}${options}`)}`);
   if (command.arguments?.length) {
     out.push('', 'Arguments:', '');
     for (const argument of command.arguments)
