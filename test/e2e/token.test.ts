@@ -58,9 +58,8 @@ describe('tokencli token', () => {
     writeFileSync(credentialsPath(configDir), JSON.stringify(credentials), { mode: 0o600 });
     const c = await token(['token', '--min-ttl', '3300']);
     expect(new Set([a, b, c]).size).toBe(3);
-    // Each new token was asked of the service, once.
-    expect(tokenRequests(serve.logs()) - requests).toBe(3);
-    // The one kept is the last: a plain run now answers it from the cache.
+    // The one kept is the last: a plain run now answers it from the cache. By then the service
+    // has logged every request (it may batch its log lines for up to 10 ms): one per new token.
     expect(await token(['token'])).toBe(c);
     expect(tokenRequests(serve.logs()) - requests).toBe(3);
   });
