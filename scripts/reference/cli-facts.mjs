@@ -73,5 +73,4 @@ export const HELP_COMMAND = {
   description: 'help for tokencli or one command (same as `tokencli COMMAND --help`)',
   flags: [],
   arguments: [{ name: 'command', description: 'the command to describe', required: false }],
-  clientGlobals: false,
 };

@@ -66,13 +66,19 @@ export function exitCodeTable({ padded }) {
   );
 }
 
+/** The global options a command that reads no client setting still takes. */
+const ownGlobals = () =>
+  visible(PROGRAM.globals)
+    .filter((flag) => !isClientGlobal(flag))
+    .map((flag) => code(flag.long))
+    .join(' and ');
+
 function globalsLine() {
   const all = visible(PROGRAM.globals).map((flag) => code(flagText(flag)));
-  const others = visible(PROGRAM.globals).filter((flag) => !isClientGlobal(flag));
   const own = PROGRAM.commands.filter((command) => command.clientGlobals === false).map((c) => code(c.name));
   return (
     `Global options, accepted before or after the command: ${all.join(', ')}, ` +
-    `\`--help\`. ${own.join(' and ')} take only ${others.map((flag) => code(flag.long)).join(' and ')} of them.`
+    `\`--help\`. ${own.join(' and ')} take only ${ownGlobals()} of them.`
   );
 }
 
@@ -125,7 +131,7 @@ function referenceSection(command, parent = '', depth = 3) {
   if (visible(command.flags).length) out.push('', flagTable(command.flags));
   if (command.notes) out.push('', paragraph(command.notes));
   if (command.examples?.length) out.push('', 'Examples:', '', '```sh', ...command.examples, '```');
-  if (command.clientGlobals === false) out.push('', 'Takes none of the client-only global options.');
+  if (command.clientGlobals === false) out.push('', `Of the global options, takes only ${ownGlobals()}.`);
   for (const sub of command.subcommands ?? [])
     out.push('', referenceSection(sub, `${parent ? `${parent} ` : ''}${command.name}`, depth + 1));
   return out.join('\n');
