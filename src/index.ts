@@ -17,7 +17,7 @@
  * profile in the config file > defaults (docs/contract.md §2.1). Nothing here prompts: a secret that is not
  * in the options or the store is an error. Failures are `TokencliError`s with a stable `code`
  * (`ErrorCode`) and, where there is more to say, a `reason` (`ErrorReason`, a closed list) and
- * `details`; messages name this API's options (`baseUrl`, `profile`, `store`, …). A bad setting is
+ * `details` (a list is an array); messages name this API's options (`baseUrl`, `profile`, `store`, …). A bad setting is
  * a `SettingError` saying which setting and where its value came from (`setting`, `origin`).
  * Warnings and progress (a keychain fallback, the login URL) arrive as `SessionEvent`s through
  * `onEvent`.
