@@ -34,6 +34,8 @@ import type { StoreKind, TokenRecord } from './store/types.js';
 
 export {
   type ErrorCode,
+  type ErrorDetails,
+  type ErrorDetailValue,
   type ErrorReason,
   ExitCode,
   InputError,
