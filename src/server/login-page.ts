@@ -15,7 +15,10 @@ import { PAGE_STYLE, PAGE_STYLE_HASH } from '../text/page-style.js';
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': `default-src 'none'; style-src 'sha256-${PAGE_STYLE_HASH}'; base-uri 'none'; frame-ancestors 'none'`,
-  'referrer-policy': 'no-referrer',
+  // `same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the
+  // form's post, which the cross-site check (src/server/http/form-origin.ts) cannot tell from a
+  // sandboxed page elsewhere. Other sites still get no referrer.
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
