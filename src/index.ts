@@ -17,8 +17,9 @@
  * profile in the config file > defaults (docs/contract.md §2.1). Nothing here prompts: a secret that is not
  * in the options or the store is an error. Failures are `TokencliError`s with a stable `code`
  * (`ErrorCode`) and, where there is more to say, a `reason` (`ErrorReason`, a closed list) and
- * `details` (a list is an array); messages name this API's options (`baseUrl`, `profile`, `store`, …). A bad setting is
- * a `SettingError` saying which setting and where its value came from (`setting`, `origin`).
+ * `details` (a list is an array); messages name this API's options (`baseUrl`, `profile`, `store`,
+ * …). A bad setting is a `SettingError` saying which setting and where its value came from
+ * (`setting`, `origin`).
  * Warnings and progress (a keychain fallback, the login URL) arrive as `SessionEvent`s through
  * `onEvent`.
  */
@@ -288,9 +289,9 @@ export class TokenClient {
    * a `login_url` event), waits (`login_waiting`), exchanges the code the moment it arrives
    * (`login_received`) and stores the tokens under the profile, as `tokencli login` does. The
    * wait ends early, closing the listener, when `signal` (or the client's) is aborted: the call
-   * then rejects with code `interrupted` and nothing is stored. The authorize URL is checked with one GET first: a service
-   * that cannot be reached (`NetworkError`) or refuses the request (`ServiceError`) rejects at once
-   * rather than after the wait.
+   * then rejects with code `interrupted` and nothing is stored. The authorize URL is checked with
+   * one GET first: a service that cannot be reached (`NetworkError`) or refuses the request
+   * (`ServiceError`) rejects at once rather than after the wait.
    */
   async login(options: LoginCallOptions = {}): Promise<TokenResult> {
     const timeoutMs = seconds('loginTimeoutSeconds', options.loginTimeoutSeconds, 300) * 1000;

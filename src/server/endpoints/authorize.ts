@@ -31,7 +31,8 @@ export async function handleAuthorize(
       return sendErrorPage(
         res,
         403,
-        'This sign-in form was sent from another site, so it was not acted on. Start the login again from the application.',
+        'This sign-in form was sent from another site, so it was not acted on.',
+        'If you did not mean to sign in, close this page. Otherwise start the login again from the application.',
       );
     }
   }
