@@ -257,7 +257,7 @@ export function checkProfileName(profile: string): void {
 /**
  * A profile named on purpose (option, environment, the active profile) that the config file does
  * not know, with nothing given to stand in for it: an error listing the profiles there are
- * (details `names`, one a line) rather than "no base URL".
+ * (details `names`, an array) rather than "no base URL".
  */
 export function noSuchProfile(settings: Settings): TokencliError {
   const names = Object.keys(settings.config.profiles).sort();
@@ -272,7 +272,7 @@ export function noSuchProfile(settings: Settings): TokencliError {
   return new TokencliError(`no profile "${settings.profile}"${via}`, {
     code: 'usage',
     reason: 'no_such_profile',
-    details: { profile: settings.profile, names: names.join('\n'), source: settings.profileSource },
+    details: { profile: settings.profile, names, source: settings.profileSource },
   });
 }
 
