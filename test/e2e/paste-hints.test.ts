@@ -8,27 +8,20 @@ import { tokencliCommand } from '../../src/cli/paste-command.js';
 import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
-import { writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
+import {
+  plantedRecord,
+  secondsFromNow,
+  writeProfiles,
+  writeStoredProfiles,
+} from '../helpers/stored-credentials.js';
 import { ANY_PORT, demoLoginEnv, startLogin } from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
 const serve = serveForFile();
 afterAll(removeTempDirs);
 
-const soon = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
-
-function record(extra: Record<string, unknown> = {}) {
-  return {
-    base_url: serve.baseUrl,
-    client_id: DEMO.clientId,
-    access_token: 'planted-access-token-0123456789abcdef',
-    token_type: 'BearerToken',
-    expires_at: soon(3000),
-    grant: 'authorization_code',
-    obtained_at: soon(-600),
-    ...extra,
-  };
-}
+const soon = secondsFromNow;
+const record = (extra: Record<string, unknown> = {}) => plantedRecord(serve.baseUrl, extra);
 
 test('the builder: flags before the command, values quoted for a shell, the command’s own flags win', () => {
   expect(tokencliCommand({}, 'login')).toBe('`tokencli login`');

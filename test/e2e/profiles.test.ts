@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { type CliResult, runCli, type ServeHandle, startServe } from '../helpers/cli.js';
-import { writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
+import { plantedRecord, writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
 import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { credentialsPath, DEMO, demoEnv, tokenRequests } from './env.js';
 
@@ -34,16 +34,7 @@ function readJson(path: string): Record<string, any> {
 }
 
 function record(extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    base_url: serve.baseUrl,
-    client_id: DEMO.clientId,
-    access_token: 'planted-access-token-0123456789abcdef',
-    token_type: 'BearerToken',
-    expires_at: soon(3000),
-    grant: 'authorization_code',
-    obtained_at: soon(-600),
-    ...extra,
-  };
+  return plantedRecord(serve.baseUrl, extra);
 }
 
 /** A profile `p` whose config records the demo service and the file store. */
