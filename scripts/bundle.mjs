@@ -56,7 +56,7 @@ const external = ['undici', 'undici/*', 'chalk', 'open', '@napi-rs/keyring', 'xm
 rmSync('dist/cli-bundle', { recursive: true, force: true });
 
 // The full CLI's chunks are esbuild's own choice: each command's run function is an `import()` in
-// its definition (src/cli/commands/<verb>/<verb>-command.ts), so it becomes a chunk, and modules
+// its definition (src/cli/commands/token/token-command.ts, …), so it becomes a chunk, and modules
 // shared by several become shared chunks. No source module exists to steer that: re-exporting the
 // store and settings modules through src/cli/deps.ts, as once done for the cached `token` that
 // now never reaches this build, changed no run's count of loaded files (`--help` loads 25,
@@ -107,7 +107,7 @@ const { lightAnswers } = await import('../dist/cli/launcher/light-argv.js');
 const lightBundles = ['light-argv', ...new Set(lightAnswers().values())];
 
 /**
- * A command's definition (src/cli/commands/<verb>/<verb>-command.ts) refers to its run function
+ * A command's definition (src/cli/commands/token/token-command.ts, …) refers to its run function
  * by an `import()`, which the full CLI's build above turns into that command's chunk. The light
  * bundles never call it: light-argv only reads the definitions, and a light answer that runs a
  * command imports its run function itself. Bundled, it would pull every command into each of

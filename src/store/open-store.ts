@@ -32,7 +32,7 @@ export interface OpenStoreOptions {
   /** How long a keychain probe or call may take before it is given up (default 3000 ms). */
   keychainTimeoutMs?: number | undefined;
   /**
-   * For the cached-token fast path (src/cli/fast-token.ts): on the Secret Service platforms the
+   * For the cached-token fast path (src/cli/launcher/light-token.ts): on the Secret Service platforms the
    * keychain store reads the token record over the probe's own D-Bus connection and loads the
    * native keyring module only when it needs it (dbus-read-keychain-store.ts). Without it, the
    * module is loaded here, and a module that does not load makes the default store the file.

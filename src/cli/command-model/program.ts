@@ -1,7 +1,7 @@
 /**
  * The whole command model: the global flags and every command, in the order help lists them.
  * The program's data view (types.ts) that commander, help, completion, the launcher and the docs
- * are derived from; each command is defined once, in commands/<verb>/<verb>-command.ts.
+ * are derived from; each command is defined once, in its folder of commands/ (commands/token/token-command.ts, …).
  */
 import { completionCommand } from '../commands/completion/completion-command.js';
 import { configureCommand } from '../commands/configure/configure-command.js';
@@ -15,11 +15,10 @@ import { serveCommand } from '../commands/serve/serve-command.js';
 import { ssoCommand } from '../commands/sso/sso-command.js';
 import { statusCommand } from '../commands/status/status-command.js';
 import { tokenCommand } from '../commands/token/token-command.js';
-import type { CommandDef, FlagDef, ProgramDef } from './types.js';
+import { HELP_FLAG, isClientGlobal, takesClientGlobals, VERSION_FLAG } from './flags.js';
+import type { FlagDef, ProgramDef } from './types.js';
 
-/** `--version`: answered by commander (or the launcher), never given to a command. */
-export const VERSION_FLAG: FlagDef = { long: '--version', description: 'print the version' };
-export const HELP_FLAG: FlagDef = { long: '--help', short: '-h', description: 'show help' };
+export { HELP_FLAG, isClientGlobal, takesClientGlobals, VERSION_FLAG };
 
 /** In the order help lists them; `clientOnly` marks those only the client commands read. */
 const GLOBAL_FLAGS: readonly FlagDef[] = [
@@ -72,13 +71,8 @@ const GLOBAL_FLAGS: readonly FlagDef[] = [
   },
 ];
 
-/** Whether a global flag is one a command with `clientGlobals: false` does not take. */
-export const isClientGlobal = (flag: FlagDef): boolean => flag.clientOnly === true;
-
 /** Global flags only the client commands read (CommandDef.clientGlobals). */
 export const CLIENT_GLOBAL_FLAGS: readonly FlagDef[] = GLOBAL_FLAGS.filter(isClientGlobal);
-
-export const takesClientGlobals = (command: CommandDef): boolean => command.clientGlobals !== false;
 
 export const PROGRAM: ProgramDef = {
   name: 'tokencli',

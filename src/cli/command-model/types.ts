@@ -1,7 +1,7 @@
 /**
  * The command model: every command, its flags and its arguments as plain data, plus a lazy
  * reference to its run function and the launcher's light answer, if it has one. Each command is
- * defined once (commands/<verb>/<verb>-command.ts) and every reader derives from that definition:
+ * defined once (commands/token/token-command.ts, and so on) and every reader derives from that definition:
  * commander's program and help (commander/build-program.ts), the completion scripts
  * (completion/model.ts), the launcher's argv reader and light answers (launcher/light-argv.ts), and
  * the bundle list (scripts/bundle.mjs). Nothing here imports code that runs a command: a
@@ -76,8 +76,11 @@ export interface CommandDef {
    * config file or creates the config directory (src/session/session.ts `readOnly`).
    */
   readOnly?: boolean;
-  /** Where the run function is, loaded when the command runs; absent for a group (`profile`). */
-  run?: () => Promise<RunFunction>;
+  /**
+   * Where the run function is, loaded when the command runs; absent for a group (`profile`). It is
+   * given the whole program, which a run function that reads it (`completion`) cannot import.
+   */
+  run?: (program: ProgramDef) => Promise<RunFunction>;
   /** The launcher's light answer (launcher/), tried before the full CLI is loaded. */
   light?: LightModule;
 }

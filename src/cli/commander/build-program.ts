@@ -1,6 +1,6 @@
 /**
  * Assembles commander from the command model (command-model/): the flags, arguments, help,
- * examples and run function are each command's definition (commands/<verb>/<verb>-command.ts);
+ * examples and run function are each command's definition (commands/token/token-command.ts for token, and so on);
  * this file only builds the tree. A run function's module is imported only when its command runs,
  * so a command does not pay for the server, SAML or the browser.
  */
@@ -40,7 +40,7 @@ const RUN_FUNCTIONS: ReadonlyMap<string, CommandDef['run']> = new Map(
 
 /**
  * Replaces how a command's run function is found, by its path (`token`, `profile use`): in-process
- * tests record the typed options a command would run with (test/cli/option-parsing.test.ts).
+ * tests record the typed options a command would run with (test/cli/commands/record-run.ts).
  */
 export type RunOverride = (path: string) => RunFunction | undefined;
 
@@ -94,7 +94,7 @@ export function buildProgram(
     async (...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const positional = args.slice(0, -2);
-      const run = runOverride?.(path) ?? (await RUN_FUNCTIONS.get(path)?.());
+      const run = runOverride?.(path) ?? (await RUN_FUNCTIONS.get(path)?.(PROGRAM));
       if (!run) throw new Error(`no run function for ${path}`);
       await run(command.opts(), makeDeps(command, def), ...positional);
     };

@@ -16,7 +16,7 @@
  */
 import { Command } from 'commander';
 import { sanitizeText } from '../../text/sanitize.js';
-import { NO_COMMAND } from '../commands/exec/exec-command.js';
+import { NO_COMMAND } from '../commands/exec/command-line.js';
 import { flagName, secretFlagMessage } from './unknown-option.js';
 
 interface CommanderInternals {
@@ -80,7 +80,7 @@ export class TokencliCommand extends Command {
   /** `tokencli exec` (or `exec --`) without CMD: say so as exec does for an empty one, with an example. */
   missingArgument(name: string): void {
     if (this.name() === 'exec') {
-      this.error(`error: ${NO_COMMAND.message}\nhint: ${NO_COMMAND.hint}`, {
+      this.error(`error: ${NO_COMMAND.message}\nhint: e.g. tokencli ${NO_COMMAND.example}`, {
         code: 'commander.missingArgument',
       });
     }

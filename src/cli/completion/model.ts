@@ -4,7 +4,7 @@
  * touching the scripts. What an option's value is comes from the definition itself: its choices,
  * a `<file>` placeholder, or a profile name, which the shells read from the config file.
  */
-import { HELP_FLAG, isClientGlobal, PROGRAM, takesClientGlobals } from '../command-model/program.js';
+import { HELP_FLAG, isClientGlobal, takesClientGlobals } from '../command-model/flags.js';
 import type { CommandDef, FlagDef, ProgramDef } from '../command-model/types.js';
 
 export type ValueKind =
@@ -88,7 +88,7 @@ function commandSpec(command: CommandDef, clientGlobals: boolean): CommandSpec {
   };
 }
 
-export function completionModel(program: ProgramDef = PROGRAM): CompletionModel {
+export function completionModel(program: ProgramDef): CompletionModel {
   const commands = program.commands.map((command) => commandSpec(command, takesClientGlobals(command)));
   // commander's implicit `help [command]`.
   commands.push({

@@ -8,9 +8,9 @@
  * empty CMD (commandToRun, exec's own check), no fresh token — and the full CLI runs.
  */
 
+import { commandToRun } from '../commands/exec/command-line.js';
 import type { ExecOptions } from '../commands/exec/exec.js';
 import { runWithToken } from '../commands/exec/exec-child.js';
-import { commandToRun } from '../commands/exec/exec-command.js';
 import { processIO } from '../input/io.js';
 import { CommandExit } from '../output/command-exit.js';
 import type { LightCommand } from './light-argv.js';

@@ -5,7 +5,7 @@ import { completionModel } from '../../../src/cli/completion/model.js';
 
 describe('completion model', () => {
   test('value kinds come from the options themselves', () => {
-    const model = completionModel();
+    const model = completionModel(PROGRAM);
     const global = (long: string) => model.globals.find((f) => f.long === long)?.value;
     expect(global('--store')).toEqual({ kind: 'choices', values: ['keychain', 'file', 'none'] });
     expect(global('--profile')).toEqual({ kind: 'profile' });

@@ -3,7 +3,7 @@ import type { CommandDef } from '../../command-model/types.js';
 
 export const completionCommand: CommandDef = {
   name: 'completion',
-  run: async () => (await import('./completion.js')).run,
+  run: async (program) => (await import('./completion.js')).runFor(program),
   description: 'print a shell completion script',
   clientGlobals: false,
   flags: [],

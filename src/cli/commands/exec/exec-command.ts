@@ -1,24 +1,10 @@
 /**
  * `tokencli exec`: its flags (token's, get-token-flags.ts), help and examples, its run function
- * (exec.ts, loaded when it runs), its light answer (launcher/light-exec.ts) and the check both make
- * of the command line.
+ * (exec.ts, loaded when it runs) and its light answer (launcher/light-exec.ts); both check the
+ * command line with command-line.ts.
  */
-import { UsageError } from '../../../errors.js';
 import type { CommandDef } from '../../command-model/types.js';
 import { GET_TOKEN_FLAGS } from '../token/get-token-flags.js';
-
-/** What is said when exec is given no command to run, whoever finds it (commander or commandToRun). */
-export const NO_COMMAND = {
-  message: 'no command to run',
-  hint: 'e.g. tokencli exec -- curl https://api.example.com/v2/…',
-} as const;
-
-/** The command to run and its arguments, or a usage error when there is none (`exec --`, `exec -- ''`). */
-export function commandToRun(argv: readonly string[]): [string, string[]] {
-  const [command, ...args] = argv;
-  if (command === undefined || command === '') throw new UsageError(NO_COMMAND.message, NO_COMMAND.hint);
-  return [command, args];
-}
 
 export const execCommand: CommandDef = {
   name: 'exec',

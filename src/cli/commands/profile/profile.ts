@@ -11,9 +11,11 @@ import type { Settings } from '../../../session/settings.js';
 import { checkProfileName, noSuchProfile } from '../../../session/settings.js';
 import type { Deps } from '../../deps.js';
 import { describeAccessToken } from '../../output/format.js';
+import { noteLine } from '../../output/prefixes.js';
 import { profileNames } from '../../output/profile-names.js';
 import { note } from '../../output/token-output.js';
 import { everyStore, profileStores } from '../profile-stores.js';
+import { storesUnreachable } from '../store-unreachable.js';
 
 function requireKnown(settings: Settings, name: string): void {
   checkProfileName(name);
@@ -72,7 +74,7 @@ export async function use(_options: unknown, deps: Deps, name: string): Promise<
   });
   note(deps, `Active profile: ${name} (saved in ${configPath(settings.configDir)}).`);
   if (deps.io.env.TOKENCLI_PROFILE && deps.io.env.TOKENCLI_PROFILE !== name) {
-    note(
+    noteLine(
       deps,
       `warning: TOKENCLI_PROFILE=${deps.io.env.TOKENCLI_PROFILE} is set and takes precedence in this shell`,
     );
@@ -126,6 +128,8 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
   };
   if (options.json) {
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    // As `status`: what a store that cannot be reached holds is unknown, which is not a success.
+    if (storeProblem) throw storesUnreachable([{ profile: name, why: storeProblem }]);
     return;
   }
   const now = deps.now();
@@ -141,6 +145,7 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
     );
   }
   deps.io.stdout.write(`${lines.join('\n')}\n`);
+  if (storeProblem) throw storesUnreachable([{ profile: name, why: storeProblem }]);
 }
 
 /**
@@ -218,11 +223,11 @@ export async function remove(options: { yes?: boolean }, deps: Deps, name: strin
     const known = Object.hasOwn(settings.config.profiles, 'default') && name !== 'default';
     note(
       deps,
-      `It was the active profile: the active profile is now "default"${known ? '' : ', which is not configured'}; choose another with tokencli profile use NAME.`,
+      `It was the active profile: the active profile is now "default"${known ? '' : ', which is not configured'}; choose another with \`tokencli profile use NAME\`.`,
     );
   }
   if (unreachable && settings.config.profiles[name]?.store === 'keychain') {
-    note(
+    noteLine(
       deps,
       `warning: the OS keychain cannot be reached here (${unreachable}); entries of "${name}" there were not removed`,
     );

@@ -22,14 +22,18 @@ describe('exec: options and the command line', () => {
 });
 
 describe('exec: checks', () => {
-  const noCommand =
-    'error: no command to run\nhint: e.g. tokencli exec -- curl https://api.example.com/v2/…\n';
-  test.each([[['exec']], [['exec', '--']], [['exec', '--', '']]])(
-    '%j has no command to run',
-    async (argv) => {
-      expect(await runChecked(argv)).toEqual({ code: 2, stdout: '', stderr: noCommand });
-    },
-  );
+  // commander finds no operand at all; exec's own check an empty one, and names the run's flags.
+  test.each([
+    [['exec'], 'e.g. tokencli exec -- curl https://api.example.com/v2/…'],
+    [['exec', '--'], 'e.g. tokencli exec -- curl https://api.example.com/v2/…'],
+    [['exec', '--', ''], 'e.g. `tokencli exec -- curl https://api.example.com/v2/…`'],
+  ])('%j has no command to run', async (argv, hint) => {
+    expect(await runChecked(argv)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: no command to run\nhint: ${hint}\n`,
+    });
+  });
 
   test('--min-ttl is checked as token checks it', async () => {
     expect(await runChecked(['exec', '--min-ttl', 'x', '--', 'true'])).toEqual({
