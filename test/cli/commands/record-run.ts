@@ -4,6 +4,7 @@
  * `runF`): the command's path, the global options, its typed options and operands.
  */
 import type { Command } from 'commander';
+import { expect, test } from 'vitest';
 import { buildProgram } from '../../../src/cli/commander/build-program.js';
 import type { Deps } from '../../../src/cli/deps.js';
 import { main } from '../../../src/cli/main.js';
@@ -47,4 +48,14 @@ export async function runChecked(argv: string[]): Promise<{ code: number; stdout
   const io = createTestIO({ env: { TOKENCLI_CONFIG_DIR: tempDir('tokencli-checks-') } });
   const code = await main(argv, io);
   return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+}
+
+/** What one command line gives the run function; the globals beyond their defaults. */
+export type Expected = Omit<Recorded, 'globals'> & { globals?: Record<string, unknown> };
+
+/** One test per command line: the real program gives the run function exactly `expected`. */
+export function testRecordedRuns(rows: [string[], Expected][]): void {
+  test.each(rows)('%j', async (argv, expected) => {
+    expect(await recordRun(argv)).toEqual({ ...expected, globals: { ...NO_GLOBALS, ...expected.globals } });
+  });
 }

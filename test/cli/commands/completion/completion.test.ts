@@ -3,26 +3,13 @@
  * (argv → commander, built from src/cli/commands/completion/completion-command.ts → the typed options and operands).
  */
 import { describe, expect, test } from 'vitest';
-import { NO_GLOBALS, recordRun, runChecked } from '../record-run.js';
+import { runChecked, testRecordedRuns } from '../record-run.js';
 
 describe('completion: options', () => {
-  test("['completion', 'fish']", async () => {
-    expect(await recordRun(['completion', 'fish'])).toEqual({
-      path: 'completion',
-      globals: NO_GLOBALS,
-      options: {},
-      operands: ['fish'],
-    });
-  });
-
-  test("['completion', 'bash']", async () => {
-    expect(await recordRun(['completion', 'bash'])).toEqual({
-      path: 'completion',
-      globals: NO_GLOBALS,
-      options: {},
-      operands: ['bash'],
-    });
-  });
+  testRecordedRuns([
+    [['completion', 'fish'], { path: 'completion', options: {}, operands: ['fish'] }],
+    [['completion', 'bash'], { path: 'completion', options: {}, operands: ['bash'] }],
+  ]);
 });
 
 describe('completion: checks', () => {

@@ -2,25 +2,12 @@
  * `tokencli logout`'s option parsing and defaults, in-process against a recorded run function
  * (argv → commander, built from src/cli/commands/logout/logout-command.ts → the typed options and operands).
  */
-import { describe, expect, test } from 'vitest';
-import { NO_GLOBALS, recordRun } from '../record-run.js';
+import { describe } from 'vitest';
+import { testRecordedRuns } from '../record-run.js';
 
 describe('logout: options', () => {
-  test("['logout']", async () => {
-    expect(await recordRun(['logout'])).toEqual({
-      path: 'logout',
-      globals: NO_GLOBALS,
-      options: {},
-      operands: [],
-    });
-  });
-
-  test("['logout', '--purge']", async () => {
-    expect(await recordRun(['logout', '--purge'])).toEqual({
-      path: 'logout',
-      globals: NO_GLOBALS,
-      options: { purge: true },
-      operands: [],
-    });
-  });
+  testRecordedRuns([
+    [['logout'], { path: 'logout', options: {}, operands: [] }],
+    [['logout', '--purge'], { path: 'logout', options: { purge: true }, operands: [] }],
+  ]);
 });

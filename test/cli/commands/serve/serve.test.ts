@@ -3,47 +3,30 @@
  * (argv → commander, built from src/cli/commands/serve/serve-command.ts → the typed options and operands).
  */
 import { describe, expect, test } from 'vitest';
-import { NO_GLOBALS, recordRun, runChecked } from '../record-run.js';
+import { runChecked, testRecordedRuns } from '../record-run.js';
 
 describe('serve: options', () => {
-  test("['serve']", async () => {
-    expect(await recordRun(['serve'])).toEqual({
-      path: 'serve',
-      globals: NO_GLOBALS,
-      options: { host: '127.0.0.1', port: '8080' },
-      operands: [],
-    });
-  });
-
-  test("['serve', '--port', '0', '--allow-host', 'a', 'b', '--control', '--config', 'service.json']", async () => {
-    expect(
-      await recordRun([
-        'serve',
-        '--port',
-        '0',
-        '--allow-host',
-        'a',
-        'b',
-        '--control',
-        '--config',
-        'service.json',
-      ]),
-    ).toEqual({
-      path: 'serve',
-      globals: NO_GLOBALS,
-      options: { host: '127.0.0.1', port: '0', allowHost: ['a', 'b'], control: true, config: 'service.json' },
-      operands: [],
-    });
-  });
-
-  test("['serve', '--host', '0.0.0.0', '--control-token-stdin']", async () => {
-    expect(await recordRun(['serve', '--host', '0.0.0.0', '--control-token-stdin'])).toEqual({
-      path: 'serve',
-      globals: NO_GLOBALS,
-      options: { host: '0.0.0.0', port: '8080', controlTokenStdin: true },
-      operands: [],
-    });
-  });
+  testRecordedRuns([
+    [['serve'], { path: 'serve', options: { host: '127.0.0.1', port: '8080' }, operands: [] }],
+    [
+      ['serve', '--port', '0', '--allow-host', 'a', 'b', '--control', '--config', 'service.json'],
+      {
+        path: 'serve',
+        options: {
+          host: '127.0.0.1',
+          port: '0',
+          allowHost: ['a', 'b'],
+          control: true,
+          config: 'service.json',
+        },
+        operands: [],
+      },
+    ],
+    [
+      ['serve', '--host', '0.0.0.0', '--control-token-stdin'],
+      { path: 'serve', options: { host: '0.0.0.0', port: '8080', controlTokenStdin: true }, operands: [] },
+    ],
+  ]);
 });
 
 describe('serve: checks', () => {
