@@ -3,22 +3,22 @@
  * function (argv → commander, built from commands/exec/exec-command.ts → the typed options).
  */
 import { describe, expect, test } from 'vitest';
-import { NO_GLOBALS, recordRun, runChecked } from '../record-run.js';
+import { runChecked, testRecordedRuns } from '../record-run.js';
 
 const DEFAULTS = { minTtl: '60', store: true };
 
 describe('exec: options and the command line', () => {
-  test.each<[string[], Record<string, unknown>, unknown[]]>([
-    [['exec', '--', 'env', '-0'], DEFAULTS, [['env', '-0']]],
+  testRecordedRuns([
+    [['exec', '--', 'env', '-0'], { path: 'exec', options: DEFAULTS, operands: [['env', '-0']] }],
     [
       ['exec', '--min-ttl', '3600', '--no-store', '--', 'node', '--help'],
-      { minTtl: '3600', store: false },
-      [['node', '--help']],
+      { path: 'exec', options: { minTtl: '3600', store: false }, operands: [['node', '--help']] },
     ],
-    [['exec', '--force', '--', 'x', '--', 'y'], { ...DEFAULTS, force: true }, [['x', '--', 'y']]],
-  ])('%j', async (argv, options, operands) => {
-    expect(await recordRun(argv)).toEqual({ path: 'exec', globals: NO_GLOBALS, options, operands });
-  });
+    [
+      ['exec', '--force', '--', 'x', '--', 'y'],
+      { path: 'exec', options: { ...DEFAULTS, force: true }, operands: [['x', '--', 'y']] },
+    ],
+  ]);
 });
 
 describe('exec: checks', () => {

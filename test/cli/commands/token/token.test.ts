@@ -3,36 +3,49 @@
  * function (argv → commander, built from commands/token/token-command.ts → the typed options).
  */
 import { describe, expect, test } from 'vitest';
-import { NO_GLOBALS, recordRun, runChecked } from '../record-run.js';
+import { runChecked, testRecordedRuns } from '../record-run.js';
 
 const DEFAULTS = { minTtl: '60', store: true };
 
 describe('token: options', () => {
-  test.each<[string[], Record<string, unknown>, Record<string, unknown>?]>([
-    [['token'], DEFAULTS],
-    [['token', '--min-ttl=300', '--format', 'header'], { ...DEFAULTS, minTtl: '300', format: 'header' }],
+  testRecordedRuns([
+    [['token'], { path: 'token', options: DEFAULTS, operands: [] }],
+    [
+      ['token', '--min-ttl=300', '--format', 'header'],
+      { path: 'token', options: { ...DEFAULTS, minTtl: '300', format: 'header' }, operands: [] },
+    ],
     [
       ['token', '--json', '--show-tokens', '--no-store'],
-      { ...DEFAULTS, store: false, json: true, showTokens: true },
+      { path: 'token', options: { ...DEFAULTS, store: false, json: true, showTokens: true }, operands: [] },
     ],
     [
       ['token', '--email', 'ci@example.com', '--password-stdin', '--force', '--end-other-sessions'],
-      { ...DEFAULTS, email: 'ci@example.com', passwordStdin: true, force: true, endOtherSessions: true },
+      {
+        path: 'token',
+        options: {
+          ...DEFAULTS,
+          email: 'ci@example.com',
+          passwordStdin: true,
+          force: true,
+          endOtherSessions: true,
+        },
+        operands: [],
+      },
     ],
-    [['token', '--client-secret-stdin'], { ...DEFAULTS, clientSecretStdin: true }],
+    [
+      ['token', '--client-secret-stdin'],
+      { path: 'token', options: { ...DEFAULTS, clientSecretStdin: true }, operands: [] },
+    ],
     [
       ['--profile', 'ci', 'token', '--quiet', '--no-color'],
-      DEFAULTS,
-      { profile: 'ci', quiet: true, color: false },
+      {
+        path: 'token',
+        options: DEFAULTS,
+        operands: [],
+        globals: { profile: 'ci', quiet: true, color: false },
+      },
     ],
-  ])('%j', async (argv, options, globals = {}) => {
-    expect(await recordRun(argv)).toEqual({
-      path: 'token',
-      globals: { ...NO_GLOBALS, ...globals },
-      options,
-      operands: [],
-    });
-  });
+  ]);
 });
 
 describe('token: checks', () => {
