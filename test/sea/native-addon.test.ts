@@ -24,9 +24,9 @@ const posix = process.platform !== 'win32';
 
 /** A dlopen that records the file it was given and exports what that file holds. */
 function fakeDlopen(loaded: string[]): Dlopen {
-  return (module, filename) => {
+  return (addon, filename) => {
     loaded.push(filename);
-    module.exports = { contents: readFileSync(filename, 'utf8') };
+    addon.exports = { contents: readFileSync(filename, 'utf8') };
   };
 }
 
