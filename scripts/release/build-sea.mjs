@@ -1,6 +1,6 @@
 /**
- * Builds the single executable `release/build/tokencli` (tokencli.exe on Windows) with Node 26's
- * `--build-sea`: node itself with bin/tokencli.js (the same launcher as the npm package) as its
+ * Builds the single executable `.tmp/sea/tokencli` (tokencli.exe on Windows; or in the directory
+ * given as the first argument) with Node 26's `--build-sea`: node itself with bin/tokencli.js (the same launcher as the npm package) as its
  * main script and, as assets, everything the launcher would read from dist/cli-bundle/:
  *
  * - the light bundles, exactly as `npm run build` wrote them (scripts/bundle.mjs): the launcher
@@ -12,7 +12,7 @@
  *   @xmldom/xmldom), bundled, and the loader of the keychain's native addon (src/sea/);
  * - keyring.node: this platform's `@napi-rs/keyring` addon.
  *
- * Run after `npm run build`. Prints the executable's path.
+ * Run after `npm run build` (`npm run build:release` does both). Prints the executable's path.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,7 +23,8 @@ import { build } from 'esbuild';
 import { seaNode } from './node26.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const out = join(root, 'release', 'build');
+// Scratch space outside release/, which holds only what a release uploads.
+const out = resolve(process.argv[2] ?? join(root, '.tmp', 'sea'));
 const assetsDir = join(out, 'assets');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(assetsDir, { recursive: true });
