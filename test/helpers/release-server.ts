@@ -2,9 +2,9 @@
  * A release's download server for tests: the files of one directory over HTTP on 127.0.0.1 (what
  * TOKENCLI_DOWNLOAD_URL points at), and fake release directories with their SHA256SUMS.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { tempDir } from './cli.js';
@@ -62,6 +62,16 @@ export async function serveRelease(dir: string): Promise<ReleaseServer> {
         child.stdin.end();
       }),
   };
+}
+
+/** A PATH of only these tools (symbolic links to the machine's), to take curl or sha256sum away. */
+export function pathWith(tools: string[]): string {
+  const bin = tempDir('tokencli-tools-');
+  for (const tool of tools) {
+    const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    if (found) symlinkSync(found, join(bin, tool));
+  }
+  return bin;
 }
 
 export function sha256File(path: string): string {

@@ -6,12 +6,13 @@
  * release/ (`npm run build:release`, which CI runs); the other cases build a small fake release.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import {
   fakeRelease,
+  pathWith,
   type ReleaseServer,
   serveRelease,
   THIS_PLATFORM,
@@ -35,15 +36,6 @@ async function serve(dir: string): Promise<ReleaseServer> {
   return server;
 }
 
-/** A PATH of only these tools (symbolic links to the machine's), to take curl or sha256sum away. */
-function pathWith(tools: string[]): string {
-  const bin = tempDir('tokencli-tools-');
-  for (const tool of tools) {
-    const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
-    if (found) symlinkSync(found, join(bin, tool));
-  }
-  return bin;
-}
 const BASE_TOOLS = [
   'sh',
   'uname',
