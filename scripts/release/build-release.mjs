@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { archiveName } from './platform.mjs';
+import { archiveName, tarCommand } from './platform.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const release = join(root, 'release');
@@ -53,8 +53,7 @@ if (existsSync(join(root, 'man', 'tokencli.1'))) {
 }
 const archive = join(release, archiveName(version));
 if (archive.endsWith('.zip')) {
-  // Windows' own tar (bsdtar) writes zip files.
-  execFileSync('tar', ['-a', '-cf', archive, '-C', stage, ...files]);
+  execFileSync(tarCommand(), ['-a', '-cf', archive, '-C', stage, ...files]);
 } else {
   // Compressed hardest: the executable is most of the archive (see bench/binary.mjs for its size).
   const tar = execFileSync('tar', ['-cf', '-', '-C', stage, ...files], { maxBuffer: 1 << 30 });

@@ -126,6 +126,9 @@ const config = {
 const configPath = join(out, 'sea-config.json');
 writeFileSync(configPath, JSON.stringify(config, null, 2));
 execFileSync(node, ['--build-sea', configPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+// macOS runs no binary whose signature does not match it, and the blob broke node's: signed anew
+// (ad hoc; a Developer ID signature and notarization would be the release's next step).
+if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', '--force', exe]);
 rmSync(assetsDir, { recursive: true, force: true });
 rmSync(join(out, 'node'), { force: true });
 console.log(exe);

@@ -10,3 +10,10 @@ export function archiveName(version, platform = process.platform, arch = process
   const target = releasePlatform(platform, arch);
   return `tokencli-${version}-${target}${target.startsWith('win-') ? '.zip' : '.tar.gz'}`;
 }
+
+/** tar: Windows' own (bsdtar, which reads and writes zip files), not a Git Bash GNU tar on PATH. */
+export function tarCommand() {
+  return process.platform === 'win32'
+    ? `${process.env.SystemRoot ?? 'C:\\Windows'}\\System32\\tar.exe`
+    : 'tar';
+}
