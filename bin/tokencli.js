@@ -109,17 +109,26 @@ function parseCacheFile(bytes) {
  */
 function bundleImport(id) {
   if (!sea) return import(id);
-  if (id.startsWith('node:')) {
+  try {
     const builtin = process.getBuiltinModule(id);
-    return Promise.resolve({ ...builtin, default: builtin });
+    return Promise.resolve(builtin ? { ...builtin, default: builtin } : seaRequire(id));
+  } catch (error) {
+    return Promise.reject(error);
   }
-  return loadLight('sea-imports', true).seaImport(id, cacheRoot);
+}
+
+let seaImports;
+/** A package inside the executable (its sea-imports.cjs asset: scripts/release/build-sea.mjs). */
+function seaRequire(id) {
+  seaImports ??= loadLight('sea-imports', true);
+  return seaImports.seaRequire(id, cacheRoot);
 }
 
 /**
  * Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs; inside the executable, its
  * asset NAME.cjs) and returns its exports. `require` is the lazy one unless `plainRequire`: a
- * bundle that copies a builtin's properties (the executable's full CLI) needs the module itself.
+ * bundle that copies a builtin's properties, or requires a package (the executable's full CLI),
+ * needs the modules themselves.
  */
 function loadLight(name, plainRequire = false) {
   const vm = process.getBuiltinModule('node:vm');
@@ -144,7 +153,7 @@ function loadLight(name, plainRequire = false) {
     loaded.push({ script, name, cacheFile, seen, used });
   }
   const module = { exports: {} };
-  const require = plainRequire ? (id) => process.getBuiltinModule(id) : lazyRequire(used);
+  const require = plainRequire ? (id) => process.getBuiltinModule(id) ?? seaRequire(id) : lazyRequire(used);
   script.runInThisContext()(module.exports, require, module, bundleImport);
   return module.exports;
 }

@@ -46,8 +46,10 @@ async function script(entry, name, external, minify = false) {
     external,
     logLevel: 'warning',
     legalComments: 'none',
-    // The packages' JSDoc mentions `import('…')` types; minified, only code is left.
+    // The packages' JSDoc mentions `import('…')` types; minified, only code is left. Names are
+    // kept: xml-crypto and xmldom read constructors' and functions' names.
     minify,
+    keepNames: minify,
     write: false,
   });
   let code = result.outputFiles[0].text.replaceAll('import("', '__import("');

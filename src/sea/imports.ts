@@ -12,12 +12,14 @@ import { loadAddon } from './native-addon.js';
 /** The executable's asset holding this platform's `@napi-rs/keyring` addon (scripts/release/build-sea.mjs). */
 export const KEYRING_ASSET = 'keyring.node';
 
-const packages: Record<string, () => Promise<unknown>> = {
-  undici: () => import('undici'),
-  chalk: () => import('chalk'),
-  open: () => import('open'),
-  'xml-crypto': () => import('xml-crypto'),
-  '@xmldom/xmldom': () => import('@xmldom/xmldom'),
+// `require`, not `import()`: the full CLI's bundle requires some of them where its sources import
+// them statically, and each is initialised only when first asked for.
+const packages: Record<string, () => unknown> = {
+  undici: () => require('undici'),
+  chalk: () => require('chalk'),
+  open: () => require('open'),
+  'xml-crypto': () => require('xml-crypto'),
+  '@xmldom/xmldom': () => require('@xmldom/xmldom'),
 };
 
 interface Sea {
@@ -37,8 +39,8 @@ function addonDir(cacheRoot: string | undefined): string {
 
 let keyring: unknown;
 
-/** `import(id)` for a package the bundles leave external; `cacheRoot` is the launcher's user cache. */
-export async function seaImport(id: string, cacheRoot: string | undefined): Promise<unknown> {
+/** `require(id)` of a package the bundles leave external; `cacheRoot` is the launcher's user cache. */
+export function seaRequire(id: string, cacheRoot: string | undefined): unknown {
   if (id === '@napi-rs/keyring') {
     if (keyring === undefined) {
       const sea = process.getBuiltinModule('node:sea') as unknown as Sea;

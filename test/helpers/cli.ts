@@ -24,8 +24,6 @@ export const CLI: readonly [string, ...string[]] = BINARY ? [BINARY] : [process.
 /** {@link CLI} as words for `/bin/sh -c` (single-quoted), for tests that run it in a shell session. */
 export const CLI_SH = CLI.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
 
-/** Why a test of the npm package's own files (bin/, dist/) does not apply to the executable. */
-export const NOT_THE_BINARY =
   'TOKENCLI_BINARY is set: this tests the npm package (node, bin/, dist/), not the executable';
 
 export interface CliResult {
