@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, BINARY, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
-import { pathWith, serveRelease } from '../helpers/release-server.js';
+import { INSTALL_TOOLS, pathWith, serveRelease } from '../helpers/release-server.js';
 import { DEMO } from './env.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -300,27 +300,7 @@ describe('action.yml', () => {
       const server = await serveRelease(join(root, 'release'));
       try {
         // What the steps need from the runner, and no node.
-        const path = pathWith([
-          'bash',
-          'sh',
-          'uname',
-          'cut',
-          'sed',
-          'tr',
-          'awk',
-          'mktemp',
-          'rm',
-          'mkdir',
-          'cp',
-          'chmod',
-          'mv',
-          'tar',
-          'gzip',
-          'curl',
-          'sha256sum',
-          'dirname',
-          'cat',
-        ]);
+        const path = pathWith([...INSTALL_TOOLS, 'bash', 'dirname', 'curl', 'sha256sum']);
         const run = runAction(action, workflowInputs({ 'tokencli-path': '', 'download-url': server.url }), {
           ...runnerEnv(),
           PATH: path,

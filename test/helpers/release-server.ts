@@ -64,6 +64,25 @@ export async function serveRelease(dir: string): Promise<ReleaseServer> {
   };
 }
 
+/** What install.sh runs, besides a downloader and a SHA-256 tool. */
+export const INSTALL_TOOLS = [
+  'sh',
+  'uname',
+  'cut',
+  'sed',
+  'tr',
+  'awk',
+  'mktemp',
+  'rm',
+  'mkdir',
+  'cp',
+  'chmod',
+  'mv',
+  'tar',
+  'gzip',
+  'cat',
+];
+
 /** A PATH of only these tools (symbolic links to the machine's), to take curl or sha256sum away. */
 export function pathWith(tools: string[]): string {
   const bin = tempDir('tokencli-tools-');

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import {
   fakeRelease,
+  INSTALL_TOOLS,
   pathWith,
   type ReleaseServer,
   serveRelease,
@@ -35,24 +36,6 @@ async function serve(dir: string): Promise<ReleaseServer> {
   servers.push(server);
   return server;
 }
-
-const BASE_TOOLS = [
-  'sh',
-  'uname',
-  'cut',
-  'sed',
-  'tr',
-  'awk',
-  'mktemp',
-  'rm',
-  'mkdir',
-  'cp',
-  'chmod',
-  'mv',
-  'tar',
-  'gzip',
-  'cat',
-];
 
 interface Install {
   status: number | null;
@@ -194,7 +177,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     const server = await serve(dir);
     const run = install(server.url, {
       TOKENCLI_VERSION: '9.8.7',
-      PATH: pathWith([...BASE_TOOLS, 'sha256sum', 'wget']),
+      PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']),
     });
     expect(run.status, run.stderr).toBe(0);
     expect(existsSync(join(run.installDir, 'tokencli'))).toBe(true);
@@ -209,7 +192,10 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     async () => {
       const { dir } = fakeRelease('9.8.7');
       const server = await serve(dir);
-      const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: pathWith([...BASE_TOOLS, 'curl']) });
+      const run = install(server.url, {
+        TOKENCLI_VERSION: '9.8.7',
+        PATH: pathWith([...INSTALL_TOOLS, 'curl']),
+      });
       expectRefused(run, /no SHA-256 tool to verify the download \(sha256sum, shasum or openssl\)/);
       expect(server.requests()).toEqual([]);
     },
@@ -221,7 +207,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       const server = await serve(dir);
       const run = install(server.url, {
         TOKENCLI_VERSION: '9.8.7',
-        PATH: pathWith([...BASE_TOOLS, 'curl', tool]),
+        PATH: pathWith([...INSTALL_TOOLS, 'curl', tool]),
       });
       expect(run.status, `${tool}: ${run.stderr}`).toBe(0);
     }
