@@ -47,7 +47,7 @@ async function script(entry, name, external, minify = false) {
     logLevel: 'warning',
     legalComments: 'none',
     // The packages' JSDoc mentions `import('…')` types; minified, only code is left. Names are
-    // kept: xml-crypto and xmldom read constructors' and functions' names.
+    // kept, so that errors and stack traces name what they name from the npm package.
     minify,
     keepNames: minify,
     write: false,
