@@ -111,7 +111,9 @@ function bundleImport(id) {
   if (!sea) return import(id);
   try {
     const builtin = process.getBuiltinModule(id);
-    return Promise.resolve(builtin ? { ...builtin, default: builtin } : seaRequire(id));
+    // The module's properties through its prototype: copying them would run node's lazy getters.
+    const namespace = builtin && Object.create(builtin, { default: { value: builtin } });
+    return Promise.resolve(namespace ?? seaRequire(id));
   } catch (error) {
     return Promise.reject(error);
   }
