@@ -12,7 +12,7 @@
 //   tokencli --version                                  vs  node empty.mjs          goal <= 1.1
 //   cached `tokencli token` (keychain)                  vs  node empty.mjs          goal <= 1.3
 //       (bench/keychain.mjs runs this file with --keychain-only in a private D-Bus session)
-// and the single executable of release/ (`npm run build:release`; skipped without it), against
+// and the single executable of release/ (`npm run build:release`, which prebench runs), against
 // the node it embeds (Node 26, scripts/release/node26.mjs) running an empty .mjs:
 //   tokencli --profile ci token (the executable)        vs  node26 empty.mjs        goal <= 1.0
 //   tokencli --version (the executable)                 vs  node26 empty.mjs        goal <= 1.0
