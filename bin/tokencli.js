@@ -128,7 +128,7 @@ function seaRequire(id) {
 
 /**
  * Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs; inside the executable, its
- * asset NAME.cjs) and returns its exports. `require` is the lazy one unless `plainRequire`: a
+ * asset of the same name) and returns its exports. `require` is the lazy one unless `plainRequire`: a
  * bundle that copies a builtin's properties, or requires a package (the executable's full CLI),
  * needs the modules themselves.
  */

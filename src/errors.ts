@@ -126,6 +126,15 @@ export type ErrorReason =
   | 'listen_not_local'
   | 'control_not_loopback';
 
+/**
+ * One value of an error's `details`: a word, a number, or a list of words (the profiles there are,
+ * …) as an array, so a program reads the items without splitting a string.
+ */
+export type ErrorDetailValue = string | number | readonly string[] | undefined;
+
+/** The structured `details` of an error: stable keys, documented with each `reason`. */
+export type ErrorDetails = Readonly<Record<string, ErrorDetailValue>>;
+
 export interface TokencliErrorOptions {
   /** What kind of failure it is (see ErrorCode); the CLI chooses the exit code from it. */
   code: ErrorCode;
@@ -134,7 +143,7 @@ export interface TokencliErrorOptions {
    * `details`, for the CLI's hint table and for programs that need more than the code.
    */
   reason?: ErrorReason | undefined;
-  details?: Readonly<Record<string, string | number | undefined>> | undefined;
+  details?: ErrorDetails | undefined;
   /**
    * What the user can do about it; printed as `hint: …`. Set only by `src/cli/` (and by lower
    * layers only where it names no CLI flag or variable); otherwise the CLI's table supplies it.
@@ -146,7 +155,7 @@ export interface TokencliErrorOptions {
 export class TokencliError extends Error {
   readonly code: ErrorCode;
   readonly reason: ErrorReason | undefined;
-  readonly details: Readonly<Record<string, string | number | undefined>>;
+  readonly details: ErrorDetails;
   readonly hint: string | undefined;
 
   constructor(message: string, options: TokencliErrorOptions) {
@@ -169,12 +178,7 @@ export class UsageError extends TokencliError {
 
 /** Bad input found below the CLI: a stable `reason` and `details` instead of a worded hint. */
 export class InputError extends TokencliError {
-  constructor(
-    message: string,
-    reason: ErrorReason,
-    details: Record<string, string | number | undefined> = {},
-    cause?: unknown,
-  ) {
+  constructor(message: string, reason: ErrorReason, details: ErrorDetails = {}, cause?: unknown) {
     super(message, { code: 'usage', reason, details, cause });
     this.name = 'InputError';
   }
@@ -182,12 +186,7 @@ export class InputError extends TokencliError {
 
 /** Nothing usable stored (not logged in, no refresh token, refresh token expired): exit 4. */
 export class NotLoggedInError extends TokencliError {
-  constructor(
-    message: string,
-    hint?: string,
-    reason?: ErrorReason,
-    details?: Record<string, string | number | undefined>,
-  ) {
+  constructor(message: string, hint?: string, reason?: ErrorReason, details?: ErrorDetails) {
     super(message, { code: 'not_logged_in', hint, reason, details });
     this.name = 'NotLoggedInError';
   }

@@ -17,12 +17,14 @@
  * profile in the config file > defaults (docs/contract.md §2.1). Nothing here prompts: a secret that is not
  * in the options or the store is an error. Failures are `TokencliError`s with a stable `code`
  * (`ErrorCode`) and, where there is more to say, a `reason` (`ErrorReason`, a closed list) and
- * `details`; messages name this API's options (`baseUrl`, `profile`, `store`, …). A bad setting is
- * a `SettingError` saying which setting and where its value came from (`setting`, `origin`).
+ * `details` (a list is an array); messages name this API's options (`baseUrl`, `profile`, `store`,
+ * …). A bad setting is a `SettingError` saying which setting and where its value came from
+ * (`setting`, `origin`).
  * Warnings and progress (a keychain fallback, the login URL) arrive as `SessionEvent`s through
  * `onEvent`.
  */
 
+import { createHash } from 'node:crypto';
 import { UsageError } from './errors.js';
 import type { Transport } from './http/node-transport.js';
 import type { TokenInfo, TokenSource } from './oauth/types.js';
@@ -34,6 +36,8 @@ import type { StoreKind, TokenRecord } from './store/types.js';
 
 export {
   type ErrorCode,
+  type ErrorDetails,
+  type ErrorDetailValue,
   type ErrorReason,
   ExitCode,
   InputError,
@@ -63,7 +67,12 @@ export type { CredentialStore, StoreKind, TokenRecord } from './store/types.js';
 
 /** What every call accepts: the settings of docs/contract.md §2.1 and the run's environment. */
 export interface CommonOptions {
-  /** Profile name (TOKENCLI_PROFILE, default "default"). */
+  /**
+   * Profile name (TOKENCLI_PROFILE, then the active profile, then "default"). Left out while
+   * `baseUrl` and `clientId` are given, the client has a profile of its own for that service
+   * (`service-` and a hash of the two): no profile the user made active is read, and its tokens
+   * are kept in memory for the client's life (under that name in `store` when one is given).
+   */
   profile?: string;
   /** Token service base URL (TOKENCLI_BASE_URL, or the profile's). */
   baseUrl?: string;
@@ -83,8 +92,9 @@ export interface CommonOptions {
   signal?: AbortSignal;
   /**
    * Receives warnings and progress as structured events (`store_fallback`, `store_warning`,
-   * `service_override`, `min_ttl_too_long`, `refresh_refused`, `login_url`, `login_progress`,
-   * `login_warning`, `authorize_check_inconclusive`, `client_secret_not_stored`; see `SessionEvent`).
+   * `service_override`, `min_ttl_too_long`, `refresh_refused`, `login_url`, `login_waiting`,
+   * `login_received`, `login_progress`, `login_warning`, `authorize_check_inconclusive`,
+   * `client_secret_not_stored`; see `SessionEvent`).
    */
   onEvent?: EventSink;
   /** Carries the HTTP requests instead of node's client (tests, custom proxies). */
@@ -144,6 +154,11 @@ export interface LoginCallOptions {
   endOtherSessions?: boolean;
   /** How long to wait for the browser, in seconds (default 300). */
   loginTimeoutSeconds?: number;
+  /**
+   * Cancels this login (as the client's `signal` does all its calls): the wait ends, the listener
+   * closes, nothing is stored, and the call rejects with code `interrupted`.
+   */
+  signal?: AbortSignal;
 }
 
 export interface LoginOptions extends TokenClientOptions, LoginCallOptions {}
@@ -172,14 +187,28 @@ function seconds(name: string, value: unknown, fallback: number): number {
   );
 }
 
+/**
+ * The profile of a client that names its service (`baseUrl` and `clientId`) and no profile: one of
+ * its own, named after that service, so that nothing comes from the profile the user made active
+ * for the CLI (or TOKENCLI_PROFILE) — whose base URL, if another, would make every token one the
+ * session may not keep. Its tokens live in memory for the client's life unless `store` is given;
+ * then they are kept under this name, which the same service always gets again.
+ */
+function serviceProfile(options: TokenClientOptions): string | undefined {
+  if (options.profile !== undefined || !options.baseUrl || !options.clientId) return undefined;
+  const service = `${options.baseUrl.trim().replace(/\/+$/, '')}\n${options.clientId}`;
+  return `service-${createHash('sha256').update(service).digest('hex').slice(0, 12)}`;
+}
+
 /** The session a client stands on, from its options. */
 function sessionOf(options: TokenClientOptions): Session {
   const open = options.openBrowser;
+  const ownProfile = serviceProfile(options);
   const sessionOptions: SessionOptions = {
-    profile: options.profile,
+    profile: ownProfile ?? options.profile,
     baseUrl: options.baseUrl,
     clientId: options.clientId,
-    store: options.store,
+    store: ownProfile !== undefined ? (options.store ?? 'none') : options.store,
     timeoutSeconds: options.timeoutSeconds,
     caFile: options.caFile,
     email: options.email,
@@ -257,10 +286,12 @@ export class TokenClient {
   /**
    * The browser login (authorization code + PKCE S256, docs/contract.md §2.5; RFC 6749 §4.1, RFC 7636,
    * RFC 8252): listens on the loopback redirect URI, opens the authorize URL (`openBrowser`, and
-   * a `login_url` event), exchanges the code the moment it arrives and stores the tokens under the
-   * profile, as `tokencli login` does. The authorize URL is checked with one GET first: a service
-   * that cannot be reached (`NetworkError`) or refuses the request (`ServiceError`) rejects at once
-   * rather than after the wait.
+   * a `login_url` event), waits (`login_waiting`), exchanges the code the moment it arrives
+   * (`login_received`) and stores the tokens under the profile, as `tokencli login` does. The
+   * wait ends early, closing the listener, when `signal` (or the client's) is aborted: the call
+   * then rejects with code `interrupted` and nothing is stored. The authorize URL is checked with
+   * one GET first: a service that cannot be reached (`NetworkError`) or refuses the request
+   * (`ServiceError`) rejects at once rather than after the wait.
    */
   async login(options: LoginCallOptions = {}): Promise<TokenResult> {
     const timeoutMs = seconds('loginTimeoutSeconds', options.loginTimeoutSeconds, 300) * 1000;
@@ -272,6 +303,7 @@ export class TokenClient {
         endOtherSessions: options.endOtherSessions === true,
         timeoutMs,
         openBrowser: true,
+        signal: options.signal,
       },
       this.#secrets(),
     );

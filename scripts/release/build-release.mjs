@@ -55,7 +55,7 @@ const archive = join(release, archiveName(version));
 if (archive.endsWith('.zip')) {
   execFileSync(tarCommand(), ['-a', '-cf', archive, '-C', stage, ...files]);
 } else {
-  // Compressed hardest: the executable is most of the archive (see bench/binary.mjs for its size).
+  // Compressed hardest: the executable is most of the archive (bench/cli.mjs measures its size).
   const tar = execFileSync('tar', ['-cf', '-', '-C', stage, ...files], { maxBuffer: 1 << 30 });
   writeFileSync(archive, execFileSync('gzip', ['-9', '-n'], { input: tar, maxBuffer: 1 << 30 }));
 }

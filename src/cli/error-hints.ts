@@ -13,6 +13,8 @@ import type { ServiceError } from '../oauth/service-error.js';
 import { GrantType, type GrantTypeValue } from '../protocol/grants.js';
 import type { SettingName, SettingOrigin } from '../session/setting-error.js';
 import type { ProfileSource } from '../session/settings.js';
+import { KEYRING_LOCKED } from '../store/keyring-locked.js';
+import { type CommandFor, commandsFor, type RunTarget } from './paste-command.js';
 import { profilesHint } from './profile-names.js';
 import { originName, profileSourceName } from './setting-names.js';
 
@@ -20,12 +22,12 @@ type Details = TokencliError['details'];
 type Endpoint = 'token' | 'tokeninfo' | 'authorize' | undefined;
 
 const VERBOSE = 'run again with --verbose to see what was sent (secrets redacted)';
-const CLIENT_CREDENTIALS =
-  'check the client id and client secret (tokencli configure, or TOKENCLI_CLIENT_ID and TOKENCLI_CLIENT_SECRET)';
+const clientCredentials = (cmd: CommandFor) =>
+  `check the client id and client secret (${cmd('configure')}, or TOKENCLI_CLIENT_ID and TOKENCLI_CLIENT_SECRET)`;
 const USER_CREDENTIALS =
   'check the email and password (--email or TOKENCLI_EMAIL, --password-stdin or TOKENCLI_PASSWORD)';
-const NEW_ACCESS_TOKEN =
-  'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login';
+const newAccessToken = (cmd: CommandFor) =>
+  `the access token is invalid, expired or revoked; get a new one with ${cmd('token --force')} (the cache may hold it) or ${cmd('login')}`;
 
 /** The hint for subcode 018 (docs/contract.md §1 rule 10). */
 export const END_OTHER_SESSIONS_HINT = 'run again with --end-other-sessions to end your other sessions';
@@ -62,12 +64,12 @@ const GRANT_NAMES: Record<GrantTypeValue, string> = {
   'urn:ietf:params:oauth:client-assertion-type:saml2-bearer': 'SAML bearer (tokencli sso)',
 };
 
-function invalidGrantHint(grant: GrantTypeValue | undefined): string {
+function invalidGrantHint(grant: GrantTypeValue | undefined, cmd: CommandFor): string {
   switch (grant) {
     case GrantType.authorizationCode:
-      return 'an authorization code is valid once and for 20 seconds; run tokencli login again';
+      return `an authorization code is valid once and for 20 seconds; run ${cmd('login')} again`;
     case GrantType.refreshToken:
-      return 'the refresh token is invalid, expired or revoked; run tokencli login';
+      return `the refresh token is invalid, expired or revoked; run ${cmd('login')}`;
     case GrantType.clientCredentials:
       return USER_CREDENTIALS;
     case GrantType.saml2Bearer:
@@ -77,9 +79,9 @@ function invalidGrantHint(grant: GrantTypeValue | undefined): string {
   }
 }
 
-function grantNotEnabledHint(grant: GrantTypeValue | undefined): string {
+function grantNotEnabledHint(grant: GrantTypeValue | undefined, cmd: CommandFor): string {
   const name = grant ? `the ${GRANT_NAMES[grant]} grant` : 'this grant';
-  return `the application is not enabled for ${name}; ask the platform operator to enable it, or use tokencli login`;
+  return `the application is not enabled for ${name}; ask the platform operator to enable it, or use ${cmd('login')}`;
 }
 
 /** For a lifetime the service got wrong: the service's operator has to fix it, not the user's URL. */
@@ -103,20 +105,20 @@ function unexpectedResponseHint(endpoint: Endpoint, url: string | undefined): st
  * The check of the authorize URL before the browser login (src/oauth/authorize-check.ts) ended it:
  * only refusals and failures no browser could get past reach here.
  */
-function authorizeHint(error: ServiceError): string {
+function authorizeHint(error: ServiceError, cmd: CommandFor): string {
   const { status, context } = error;
   if (status === 400 || context.unknownClient) {
     const id = context.clientId ? ` "${context.clientId}"` : '';
-    return `nothing was opened in the browser; check the client id${id} (--client-id, TOKENCLI_CLIENT_ID or tokencli configure) and that the application registers the redirect URI tokencli uses (--redirect-uri)`;
+    return `nothing was opened in the browser; check the client id${id} (--client-id, TOKENCLI_CLIENT_ID or ${cmd('configure')}) and that the application registers the redirect URI tokencli uses (--redirect-uri)`;
   }
   if (status >= 500) return 'the token service is failing; try again later, or ask its operator';
   return baseUrlHint('authorize', context.url);
 }
 
 /** The hint for a service error, or undefined where there is nothing useful to say. */
-export function serviceErrorHint(error: ServiceError): string | undefined {
+export function serviceErrorHint(error: ServiceError, cmd: CommandFor = commandsFor({})): string | undefined {
   const { status, serviceCode: code, subcode, context } = error;
-  if (context.endpoint === 'authorize') return authorizeHint(error);
+  if (context.endpoint === 'authorize') return authorizeHint(error, cmd);
   if (error.reason === 'unexpected_response') return unexpectedResponseHint(context.endpoint, context.url);
   if (error.reason === 'bad_lifetime') return LIFETIME_HINT;
   if (error.reason === 'bad_token_type') return TOKEN_TYPE_HINT;
@@ -126,26 +128,26 @@ export function serviceErrorHint(error: ServiceError): string | undefined {
   }
   if (subcode === '018') return END_OTHER_SESSIONS_HINT;
   if (subcode === '017') {
-    return context.grantType === GrantType.clientCredentials ? USER_CREDENTIALS : CLIENT_CREDENTIALS;
+    return context.grantType === GrantType.clientCredentials ? USER_CREDENTIALS : clientCredentials(cmd);
   }
   if (context.unknownClient) {
     const id = context.clientId ? ` "${context.clientId}"` : '';
-    return `check the client id${id}: it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or tokencli configure)`;
+    return `check the client id${id}: it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or ${cmd('configure')})`;
   }
   // Before the codes: a server without the route may still say `invalid_request` (oidc-provider).
   if (status === 404 && context.endpoint === 'tokeninfo') return tokeninfoNotFoundHint(context.url);
   switch (code) {
     case 'invalid_client':
-      return CLIENT_CREDENTIALS;
+      return clientCredentials(cmd);
     case 'invalid_grant':
-      return invalidGrantHint(context.grantType);
+      return invalidGrantHint(context.grantType, cmd);
     case 'unauthorized_client':
     case 'unsupported_grant_type':
-      return grantNotEnabledHint(context.grantType);
+      return grantNotEnabledHint(context.grantType, cmd);
     case 'invalid_scope':
       return 'the service supports a single scope; leave the scope out or ask the platform operator which one';
     case 'invalid_token':
-      return NEW_ACCESS_TOKEN;
+      return newAccessToken(cmd);
     case 'access_denied':
       return 'access was denied by the user or the platform operator';
     case 'invalid_request':
@@ -153,7 +155,7 @@ export function serviceErrorHint(error: ServiceError): string | undefined {
         ? 'tokeninfo inspects access tokens only (not refresh tokens); check the token and the client id'
         : VERBOSE;
   }
-  if (status === 401) return context.endpoint === 'tokeninfo' ? NEW_ACCESS_TOKEN : CLIENT_CREDENTIALS;
+  if (status === 401) return context.endpoint === 'tokeninfo' ? newAccessToken(cmd) : clientCredentials(cmd);
   if (status === 429 || status === 503) {
     const wait = context.retryAfter ? ` (the service asks to wait ${context.retryAfter})` : '';
     return `the token service is busy or down; try again later${wait}`;
@@ -217,49 +219,62 @@ function listenHint(details: Details): string {
   }
 }
 
-const LOGIN = 'run `tokencli login` (the browser login also yields a refresh token)';
+const login = (cmd: CommandFor) => `run ${cmd('login')} (the browser login also yields a refresh token)`;
 
 /** The hint after a refused cached token was dropped from the store. */
-function droppedHint(canRenew: boolean): string {
+function droppedHint(canRenew: boolean, cmd: CommandFor): string {
   return canRenew
-    ? 'the service refused the cached access token (revoked or expired early); it was dropped, and `tokencli token` now gets a new one with the refresh token'
-    : 'the service refused the cached access token (revoked or expired early); it was dropped; run `tokencli login` (or `tokencli token` with the password)';
+    ? `the service refused the cached access token (revoked or expired early); it was dropped, and ${cmd('token')} now gets a new one with the refresh token`
+    : `the service refused the cached access token (revoked or expired early); it was dropped; run ${cmd('login')} (or ${cmd('token')} with the password)`;
 }
 
 /** How to get a new token when the stored one can no longer be used and has no refresh token. */
-function renewHint(d: Details): string {
+function renewHint(d: Details, cmd: CommandFor): string {
   return d.grant === 'client_credentials'
-    ? 'run `tokencli token` again with the password (on a terminal it asks; in CI set TOKENCLI_PASSWORD), or run `tokencli login`'
-    : LOGIN;
+    ? `run ${cmd('token')} again with the password (on a terminal it asks; in CI set TOKENCLI_PASSWORD), or run ${cmd('login')}`
+    : login(cmd);
 }
 
+/** A keychain out of reach only because its keyring is locked: unlocking it is the remedy. */
+function keyringLocked(d: Details): boolean {
+  return String(d.why ?? '').includes(KEYRING_LOCKED);
+}
+
+const UNLOCK_KEYRING =
+  "unlock the keyring and try again (your desktop's password manager, such as Seahorse, or log out and in; over SSH, gnome-keyring-daemon --unlock reads its password on stdin)";
+
 /** Every other reason raised below the CLI, by `reason`. */
-const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
+const HINTS: Partial<Record<ErrorReason, (details: Details, cmd: CommandFor) => string>> = {
   profile_name_empty: () => 'give a profile name, or leave out --profile for the active (or default) profile',
-  not_configured: () =>
-    'pass --base-url and --client-id once (or set TOKENCLI_BASE_URL and TOKENCLI_CLIENT_ID): the profile remembers them; or run `tokencli configure`',
-  base_url_missing: () => 'pass --base-url, set TOKENCLI_BASE_URL, or run `tokencli configure`',
-  client_id_missing: () => 'pass --client-id, set TOKENCLI_CLIENT_ID, or run `tokencli configure`',
-  client_secret_missing: () =>
-    'pipe it to --client-secret-stdin or set TOKENCLI_CLIENT_SECRET, or save it with `tokencli configure`',
+  not_configured: (_, cmd) =>
+    `pass --base-url and --client-id once (or set TOKENCLI_BASE_URL and TOKENCLI_CLIENT_ID): the profile remembers them; or run ${cmd('configure')}`,
+  base_url_missing: (_, cmd) => `pass --base-url, set TOKENCLI_BASE_URL, or run ${cmd('configure')}`,
+  client_id_missing: (_, cmd) => `pass --client-id, set TOKENCLI_CLIENT_ID, or run ${cmd('configure')}`,
+  client_secret_missing: (_, cmd) =>
+    `pipe it to --client-secret-stdin or set TOKENCLI_CLIENT_SECRET, or save it with ${cmd('configure')}`,
   password_missing: () => 'pipe it to --password-stdin or set TOKENCLI_PASSWORD',
   email_missing: () => 'pass --email or set TOKENCLI_EMAIL',
-  no_token: () =>
-    'run `tokencli login`, or in CI set TOKENCLI_EMAIL and TOKENCLI_PASSWORD (with TOKENCLI_CLIENT_SECRET)',
-  other_service: (d) =>
-    `pass --base-url ${d.storedBaseUrl} --client-id ${d.storedClientId} to use it, or run \`tokencli login\` for this service`,
-  refresh_token_expired: () => 'run `tokencli login` again',
+  no_token: (_, cmd) =>
+    `run ${cmd('login')}, or in CI set TOKENCLI_EMAIL and TOKENCLI_PASSWORD (with TOKENCLI_CLIENT_SECRET)`,
+  other_service: (d, cmd) =>
+    `pass --base-url ${d.storedBaseUrl} --client-id ${d.storedClientId} to use it, or run ${cmd('login')} for this service`,
+  refresh_token_expired: (_, cmd) => `run ${cmd('login')} again`,
   access_token_expired: renewHint,
   access_token_revoked: renewHint,
-  cannot_renew: () => `leave out --force to use it, or ${LOGIN}`,
-  min_ttl_unmet: () => `lower --min-ttl, or ${LOGIN}`,
-  no_refresh_token: () => 'run `tokencli login` (only the browser login yields a refresh token)',
-  no_access_token: () => 'run `tokencli login` or `tokencli token`, or pipe a token in with --token-stdin',
-  profile_store_unreachable: () =>
-    'run where the keychain is reachable (a desktop session; over SSH start the Secret Service, e.g. dbus-run-session with gnome-keyring-daemon --unlock), or pass --store file and log in again to keep a separate copy in a file',
+  cannot_renew: (_, cmd) => `leave out --force to use it, or ${login(cmd)}`,
+  min_ttl_unmet: (_, cmd) => `lower --min-ttl, or ${login(cmd)}`,
+  no_refresh_token: (_, cmd) => `run ${cmd('login')} (only the browser login yields a refresh token)`,
+  no_access_token: (_, cmd) =>
+    `run ${cmd('login')} or ${cmd('token')}, or pipe a token in with --token-stdin`,
+  profile_store_unreachable: (d) =>
+    keyringLocked(d)
+      ? `${UNLOCK_KEYRING}, or pass --store file and log in again to keep a separate copy in a file`
+      : 'run where the keychain is reachable (a desktop session; over SSH start the Secret Service, e.g. dbus-run-session with gnome-keyring-daemon --unlock), or pass --store file and log in again to keep a separate copy in a file',
   base_url_invalid: () =>
     'give an absolute URL such as https://api.example.com (--base-url, TOKENCLI_BASE_URL)',
-  access_token_malformed: () => 'pass the token alone, e.g. printf %s "$TOKEN" | tokencli info --token-stdin',
+  // The command ends a pipeline here: the opening backtick moves to the pipeline's start.
+  access_token_malformed: (_, cmd) =>
+    `pass the token alone, e.g. \`printf %s "$TOKEN" | ${cmd('info --token-stdin').slice(1)}`,
   ca_file_unreadable: (d) => `give ${caOrigin(d)} the path of a readable PEM file holding the CA certificate`,
   ca_file_not_pem: (d) => `give ${caOrigin(d)} a PEM file with "-----BEGIN CERTIFICATE-----" blocks`,
   redirect_uri_invalid: () =>
@@ -267,15 +282,17 @@ const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
   listen_failed: listenHint,
   // Denied at the browser step. Without a reason it may not have been a person's "Deny": some
   // servers (oidc-provider) deny a request that asks for no scope.
-  access_denied: (d) =>
+  access_denied: (d, cmd) =>
     d.description === undefined
-      ? 'run `tokencli login` again and allow access in the browser; no reason was given, and some services deny a login that asks for no scope: name one with --scope SCOPE (e.g. --scope openid)'
-      : 'run `tokencli login` again and allow access in the browser',
-  login_timeout: () =>
-    'run `tokencli login` again and finish in the browser, or allow more time with --timeout-login SECONDS',
+      ? `run ${cmd('login')} again and allow access in the browser; no reason was given, and some services deny a login that asks for no scope: name one with --scope SCOPE (e.g. --scope openid)`
+      : `run ${cmd('login')} again and allow access in the browser`,
+  login_timeout: (_, cmd) =>
+    `run ${cmd('login')} again and finish in the browser, or allow more time with --timeout-login SECONDS`,
   store_unknown: () => 'use --store keychain, file or none',
-  keychain_unavailable: () =>
-    'use --store file to keep credentials in a private file (or --store none for this run only)',
+  keychain_unavailable: (d) =>
+    keyringLocked(d)
+      ? `${UNLOCK_KEYRING}, or use --store file to keep credentials in a private file (or --store none for this run only)`
+      : 'use --store file to keep credentials in a private file (or --store none for this run only)',
   keychain_timeout: () => 'unlock the keychain and try again, or use --store file',
   keychain_failed: () => 'check that the keychain is unlocked, or use --store file',
   file_store_damaged: (d) => `move ${d.path} away yourself, or use --store keychain or --store none`,
@@ -290,13 +307,7 @@ const HINTS: Partial<Record<ErrorReason, (details: Details) => string>> = {
     'pass the certificate (-----BEGIN CERTIFICATE-----) with --sign-cert and the key with --sign-key',
   sign_cert_mismatch: () => 'pass the certificate issued for this key, or leave out --sign-cert',
   assertion_already_signed: () => 'send it as it is, without --sign-key',
-  no_such_profile: (d) =>
-    profilesHint(
-      String(d.profile),
-      String(d.names ?? '')
-        .split('\n')
-        .filter(Boolean),
-    ),
+  no_such_profile: (d) => profilesHint(String(d.profile), Array.isArray(d.names) ? d.names : []),
   lock_unwritable: () =>
     'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
 };
@@ -335,19 +346,26 @@ const MESSAGES: Partial<Record<ErrorReason, (details: Details) => string>> = {
   ca_file_not_pem: (d) => `the CA certificate file ${d.file} (${caOrigin(d)}) ${d.why}`,
 };
 
-/** The hint for an error: its own (set in src/cli/), else the table's. */
-export function hintFor(error: TokencliError): string | undefined {
+/**
+ * The hint for an error: its own (set in src/cli/), else the table's. The commands it suggests
+ * carry the flags `target` names (this run's profile and service: paste-command.ts).
+ */
+export function hintFor(error: TokencliError, target: RunTarget = {}): string | undefined {
   if (error.hint !== undefined) return error.hint;
-  if (error.reason === 'access_token_refused') return droppedHint(error.details.canRenew === 1);
-  if (error.name === 'ServiceError') return serviceErrorHint(error as ServiceError);
+  const cmd = commandsFor(target);
+  if (error.reason === 'access_token_refused') return droppedHint(error.details.canRenew === 1, cmd);
+  if (error.name === 'ServiceError') return serviceErrorHint(error as ServiceError, cmd);
   if (error.code === 'network') return networkHint(error as NetworkError);
   const reason = error.reason;
-  return reason !== undefined && HINTS[reason] ? HINTS[reason](error.details) : undefined;
+  return reason !== undefined && HINTS[reason] ? HINTS[reason](error.details, cmd) : undefined;
 }
 
 /** The text of the `error:` and `hint:` lines for an error, in this CLI's terms. */
-export function describeError(error: TokencliError): { message: string; hint: string | undefined } {
+export function describeError(
+  error: TokencliError,
+  target: RunTarget = {},
+): { message: string; hint: string | undefined } {
   const reason = error.reason;
   const rewrite = reason !== undefined ? MESSAGES[reason] : undefined;
-  return { message: rewrite ? rewrite(error.details) : error.message, hint: hintFor(error) };
+  return { message: rewrite ? rewrite(error.details) : error.message, hint: hintFor(error, target) };
 }

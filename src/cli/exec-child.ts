@@ -12,6 +12,7 @@ import type { TokenRecord } from '../store/types.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { CommandExit } from './command-exit.js';
 import type { CommandContext } from './context.js';
+import { writeStderr } from './prefixes.js';
 
 /** Secrets that obtained the token; CMD has no need of them. */
 const WITHHELD_VARIABLES = ['TOKENCLI_PASSWORD', 'TOKENCLI_CLIENT_SECRET'];
@@ -98,10 +99,12 @@ function runCommand(
 function startFailure(error: NodeJS.ErrnoException, command: string, ctx: CommandContext): CommandExit {
   const name = sanitizeText(command);
   if (error.code === 'ENOENT') {
-    ctx.io.stderr.write(`error: command not found: ${name}\n`);
-    ctx.io.stderr.write('hint: give a path or a name on PATH; exec runs the command without a shell\n');
+    writeStderr(
+      ctx,
+      `error: command not found: ${name}\nhint: give a path or a name on PATH; exec runs the command without a shell\n`,
+    );
     return new CommandExit(127);
   }
-  ctx.io.stderr.write(`error: cannot run ${name}: ${sanitizeText(error.code ?? error.message)}\n`);
+  writeStderr(ctx, `error: cannot run ${name}: ${sanitizeText(error.code ?? error.message)}\n`);
   return new CommandExit(error.code === 'EACCES' || error.code === 'ENOEXEC' ? 126 : ExitCode.internal);
 }

@@ -8,6 +8,7 @@ import { CommandExit } from './command-exit.js';
 import type { GlobalOptions } from './context.js';
 import { createDeps, type DepsOverrides } from './deps.js';
 import { type IO, processIO } from './io.js';
+import { rememberRun } from './paste-command.js';
 import { buildProgram } from './program.js';
 import { runReported } from './run-reported.js';
 
@@ -36,6 +37,8 @@ export async function main(
           const globals = rootOf(command).opts() as GlobalOptions;
           verbose = globals.verbose;
           const readOnly = def.readOnly === true;
+          // Known before the command runs, so its every error is said with this run's flags.
+          rememberRun({ io, globals, signal });
           return createDeps({ io, globals, signal, readOnly }, overrides);
         },
         {

@@ -9,8 +9,9 @@ import { NotLoggedInError, TokencliError } from '../errors.js';
 import type { NotStoredReason } from '../session/kept.js';
 import type { ServiceOverride, Settings } from '../session/settings.js';
 import type { Deps } from './deps.js';
-import { FLAG_OF_SETTING, originName } from './setting-names.js';
-import { note } from './token-output.js';
+import { type RunTarget, tokencliCommand } from './paste-command.js';
+import { noteLine } from './prefixes.js';
+import { originName } from './setting-names.js';
 
 const SETTING_WORDS: Record<ServiceOverride['setting'], string> = {
   baseUrl: 'base URL',
@@ -27,17 +28,19 @@ function overrideWords(settings: Settings): string {
     .join(', and ');
 }
 
-/** `--base-url http://127.0.0.1:8080`: the flags that name this run's service. */
-function overrideFlags(overrides: ServiceOverride[]): string {
-  return overrides.map((o) => `${FLAG_OF_SETTING[o.setting]} ${o.given}`).join(' ');
+/** The run's service as the flags that name it, whether it came from flags or variables. */
+function overrideTarget(overrides: ServiceOverride[]): RunTarget {
+  const target: RunTarget = {};
+  for (const o of overrides) target[o.setting] = o.given;
+  return target;
 }
 
 /** What to do for a lasting login to the service this run names. */
 function keepHint(settings: Settings): string {
-  const flags = overrideFlags(settings.overrides);
+  const target = overrideTarget(settings.overrides);
   return (
-    `to keep a login for this service, log in under a profile of its own (\`tokencli --profile NAME ${flags} login\`), ` +
-    `or point profile "${settings.profile}" at it (\`tokencli --profile ${settings.profile} ${flags} configure\`)`
+    `to keep a login for this service, log in under a profile of its own (${tokencliCommand(target, 'login', 'NAME')}), ` +
+    `or point profile "${settings.profile}" at it (${tokencliCommand(target, 'configure', settings.profile)})`
   );
 }
 
@@ -55,7 +58,7 @@ export function notStoredWhy(reason: NotStoredReason, settings: Settings): strin
 
 /** Says the hint after a token that was not stored, where there is something to do about it. */
 export function noteNotStoredHint(deps: Deps, reason: NotStoredReason, settings: Settings): void {
-  if (reason === 'service_override') note(deps, `hint: ${keepHint(settings)}`);
+  if (reason === 'service_override') noteLine(deps, `hint: ${keepHint(settings)}`);
 }
 
 /**

@@ -8,6 +8,8 @@
 import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
 import { CommandExit } from './command-exit.js';
 import type { IO } from './io.js';
+import { runTarget } from './paste-command.js';
+import { paintPrefixes, stderrColor } from './prefixes.js';
 
 /**
  * Runs `body` with the run's abort signal and returns the exit code: 0 when it returns, a
@@ -38,9 +40,12 @@ export async function runReported(
 
 async function reportError(error: unknown, io: IO, verbose: boolean, signal: AbortSignal): Promise<number> {
   if (error instanceof CommandExit) return error.exitCode;
+  const target = runTarget(signal);
+  const write = (lines: string) =>
+    io.stderr.write(paintPrefixes(lines, stderrColor(io, target.noColor === true)));
   if (signal.aborted && !(error instanceof TokencliError && error.code !== 'interrupted')) {
     // A terminal echoed "^C" where the cursor was (ECHOCTL): start the error on a line of its own.
-    io.stderr.write(`${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`);
+    write(`${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`);
     return ExitCode.interrupted;
   }
   // Loaded only on failure: the wording table is not on the path of a successful `token`.
@@ -50,15 +55,14 @@ async function reportError(error: unknown, io: IO, verbose: boolean, signal: Abo
     import('./exit-codes.js'),
   ]);
   if (error instanceof TokencliError) {
-    const { message, hint } = describeError(error);
-    io.stderr.write(`error: ${sanitizeText(message)}\n`);
-    if (hint) io.stderr.write(`hint: ${sanitizeText(hint)}\n`);
+    const { message, hint } = describeError(error, target);
+    write(`error: ${sanitizeText(message)}\n${hint ? `hint: ${sanitizeText(hint)}\n` : ''}`);
     if (verbose && error.stack) io.stderr.write(`${error.stack}\n`);
     return exitCodeOf(error);
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`error: internal error: ${sanitizeText(message)}\n`);
+  write(`error: internal error: ${sanitizeText(message)}\n`);
   if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-  else io.stderr.write('hint: run again with --verbose for details, and report it if it persists\n');
+  else write('hint: run again with --verbose for details, and report it if it persists\n');
   return ExitCode.internal;
 }

@@ -3,6 +3,8 @@
  * terminal — never from a flag value, which would show in `ps` and shell history (docs/contract.md §2.1).
  */
 import { TokencliError, UsageError } from '../errors.js';
+import type { ServiceError } from '../oauth/service-error.js';
+import { GrantType } from '../protocol/grants.js';
 import type { SecretSource as SessionSecrets } from '../session/secret-source.js';
 import { sanitizeText } from '../text/sanitize.js';
 import { EscapeSequenceFilter, editHiddenLine } from '../text/terminal-keys.js';
@@ -158,4 +160,39 @@ export function cliSecrets(
     passwordGiven: () => password.fromStdin || !!ctx.io.env[password.envVar],
     canAsk: ctx.io.stdinIsTTY,
   };
+}
+
+/** Tries at the terminal prompt before a refused password ends the run, as sudo and gh allow. */
+export const PASSWORD_TRIES = 3;
+
+/** The service refused the user's email and password (docs/contract.md §1: subcode 017). */
+function refusedPassword(error: unknown): boolean {
+  if (!(error instanceof TokencliError) || error.name !== 'ServiceError') return false;
+  const refused = error as ServiceError;
+  return (
+    refused.context.grantType === GrantType.clientCredentials &&
+    (refused.subcode === '017' || refused.serviceCode === 'invalid_grant')
+  );
+}
+
+/**
+ * Runs `attempt` (which may ask for the password) again when the service refused a password
+ * typed at the terminal prompt, up to PASSWORD_TRIES in all; a password given by stdin or the
+ * variable cannot change by asking again, so its refusal ends the run at once, as in a script.
+ */
+export async function withPasswordTries<T>(
+  ctx: CommandContext,
+  flags: { passwordStdin?: boolean | undefined },
+  attempt: () => Promise<T>,
+): Promise<T> {
+  const source = passwordSource(flags.passwordStdin === true);
+  const typed = ctx.io.stdinIsTTY && !source.fromStdin && !ctx.io.env[source.envVar];
+  for (let tried = 1; ; tried++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!typed || tried >= PASSWORD_TRIES || !refusedPassword(error)) throw error;
+      ctx.io.stderr.write('Sorry, the service refused that password; try again.\n');
+    }
+  }
 }

@@ -7,6 +7,8 @@ import type { SessionEvent } from '../session/events.js';
 import type { ServiceOverride } from '../session/settings.js';
 import { formatDuration } from '../text/duration.js';
 import type { CommandContext } from './context.js';
+import { type CommandFor, commandsFor, targetOf } from './paste-command.js';
+import { noteLine } from './prefixes.js';
 import { originName } from './setting-names.js';
 
 const SETTING_WORDS: Record<ServiceOverride['setting'], string> = {
@@ -15,28 +17,28 @@ const SETTING_WORDS: Record<ServiceOverride['setting'], string> = {
 };
 
 /** The stderr lines for options that name another service than the profile recorded. */
-function overrideWarning(profile: string, overrides: ServiceOverride[]): string {
+function overrideWarning(profile: string, overrides: ServiceOverride[], cmd: CommandFor): string {
   const parts = overrides.map(
     (o) =>
       `${SETTING_WORDS[o.setting]} ${o.given} (from ${originName(o.setting, o.origin)}) instead of the profile's ${o.recorded}`,
   );
   return (
     `warning: this run uses ${parts.join(' and ')}; the credentials stored in profile "${profile}" belong to that other service and are not used, and nothing obtained now is kept in it` +
-    `\nhint: to switch the profile to it, run \`tokencli configure\` with those flags; to keep both, add --profile NAME`
+    `\nhint: to switch the profile to it, run ${cmd('configure', profile)}; to keep both, add --profile NAME`
   );
 }
 
-function words(event: SessionEvent): string | undefined {
+function words(event: SessionEvent, cmd: CommandFor): string | undefined {
   switch (event.code) {
     case 'store_warning':
       return event.message;
     case 'store_fallback':
       return (
         `warning: OS keychain unavailable (${event.reason}); keeping the credentials of profile "${event.profile}" in ${event.filePath}` +
-        '\nhint: said once per profile; to choose the file store yourself, run `tokencli configure --store file` or set TOKENCLI_STORE=file'
+        `\nhint: said once per profile; to choose the file store yourself, run ${cmd('configure --store file', event.profile)} or set TOKENCLI_STORE=file`
       );
     case 'service_override':
-      return overrideWarning(event.profile, event.overrides);
+      return overrideWarning(event.profile, event.overrides, cmd);
     case 'min_ttl_too_long':
       return `warning: --min-ttl ${event.minTtlSeconds}s is ${event.minTtlSeconds === event.lifeSeconds ? 'as long as' : 'longer than'} a new token's whole life (${formatDuration(event.lifeSeconds)}); the cached token is used while half its life (${formatDuration(event.lifeSeconds / 2)}) is left`;
     case 'login_progress':
@@ -47,8 +49,8 @@ function words(event: SessionEvent): string | undefined {
       return `warning: the authorize URL answered HTTP ${event.status} to a check made without a browser; the browser may not get a login page either (--verbose shows the answer); waiting for it anyway`;
     case 'client_secret_not_stored':
       return (
-        `warning: the client secret given for this login (TOKENCLI_CLIENT_SECRET or --client-secret-stdin) was not stored, and the ${event.store} store of profile "${event.profile}" holds none: renewing these tokens later (\`tokencli token\`, \`tokencli refresh\`) needs it given again` +
-        `\nhint: to keep it with the profile, run \`tokencli --profile ${event.profile} configure\` with TOKENCLI_CLIENT_SECRET set, or pipe the secret to its --client-secret-stdin`
+        `warning: the client secret given for this login (TOKENCLI_CLIENT_SECRET or --client-secret-stdin) was not stored, and the ${event.store} store of profile "${event.profile}" holds none: renewing these tokens later (${cmd('token', event.profile)}, ${cmd('refresh', event.profile)}) needs it given again` +
+        `\nhint: to keep it with the profile, run ${cmd('configure', event.profile)} with TOKENCLI_CLIENT_SECRET set, or pipe the secret to its --client-secret-stdin`
       );
     default:
       return undefined;
@@ -65,6 +67,6 @@ export function printSessionEvent(ctx: CommandContext, event: SessionEvent): voi
     if (ctx.globals.verbose) stderr.write(`refresh refused (${event.message}); trying client credentials\n`);
     return;
   }
-  const text = words(event);
-  if (text !== undefined && !ctx.globals.quiet) stderr.write(`${text}\n`);
+  const text = words(event, commandsFor(targetOf(ctx)));
+  if (text !== undefined) noteLine(ctx, text);
 }

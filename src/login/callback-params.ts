@@ -5,6 +5,7 @@
 
 import { TokencliError } from '../errors.js';
 import { sanitizeText } from '../text/sanitize.js';
+import { shortenText } from '../text/shorten.js';
 import { stateMatches } from './pkce.js';
 
 /** The outcome of one redirect. */
@@ -34,7 +35,7 @@ function single(params: URLSearchParams, name: string): string | undefined {
  */
 function cleanText(text: string): string {
   const printable = sanitizeText(text).replace(/\t/g, ' ').trim();
-  return printable.length > MAX_DESCRIPTION ? `${printable.slice(0, MAX_DESCRIPTION)}…` : printable;
+  return shortenText(printable, MAX_DESCRIPTION);
 }
 
 /**

@@ -49,11 +49,23 @@ export interface LoginFlowDeps {
   checkUrl?: ((url: string) => Promise<void>) | undefined;
   /** The terminal to read a pasted redirect URL or code from; absent when stdin is not a terminal. */
   pasteInput?: Readable | undefined;
+  /**
+   * Structured progress for a program that shows it its own way (the library's `onEvent`): the
+   * wait has begun, then a code has come (from the redirect or a paste) and is being exchanged.
+   */
+  progress?: ((event: LoginFlowProgress) => void) | undefined;
   /** Ctrl-C: stops waiting, closes the listener, rejects with the signal's reason. */
   signal: AbortSignal;
   /** Randomness for state and PKCE; tests may fix it. */
   random?: RandomBytes | undefined;
 }
+
+/** The steps of the login a caller may show besides the URL (`showUrl`). */
+export type LoginFlowProgress =
+  /** Listening on `redirectUri` for the browser, for at most `timeoutMs`. */
+  | { step: 'waiting'; redirectUri: string; timeoutMs: number }
+  /** A code came, through the redirect or pasted: it is exchanged now. */
+  | { step: 'received'; via: 'redirect' | 'paste' };
 
 /** The parameters of the authorization_code exchange (docs/contract.md §2.4). */
 export interface AuthorizationGrant {
@@ -123,7 +135,8 @@ export async function runLoginFlow<T>(
     await deps.checkUrl?.(url);
     deps.info('Open this URL in a browser to log in:');
     deps.showUrl(url);
-    const waits: Promise<ReceivedCode>[] = [
+    // `pasted` marks the code that came from the terminal rather than the redirect.
+    const waits: Promise<ReceivedCode & { pasted?: boolean }>[] = [
       listener.waitForCode(),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(timedOut(settings.timeoutMs)), settings.timeoutMs);
@@ -159,15 +172,17 @@ export async function runLoginFlow<T>(
           expectedState: state,
           warn: deps.warn,
           signal: stopWaiting.signal,
-        }).then((code) => ({ code, respond: async () => {} })),
+        }).then((code) => ({ code, respond: async () => {}, pasted: true })),
       );
     }
     deps.info(
       `Waiting up to ${formatSeconds(settings.timeoutMs)} s for the login to finish (Ctrl-C to cancel)…`,
     );
+    deps.progress?.({ step: 'waiting', redirectUri: listener.redirectUri, timeoutMs: settings.timeoutMs });
     const received = await Promise.race(waits);
     // Whichever came first won: the others stop now (the paste prompt lets go of stdin).
     stopWaiting.abort();
+    deps.progress?.({ step: 'received', via: received.pasted === true ? 'paste' : 'redirect' });
 
     let outcome: ExchangeOutcome<T>;
     try {

@@ -15,7 +15,10 @@ import { PAGE_STYLE, PAGE_STYLE_HASH } from '../text/page-style.js';
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': `default-src 'none'; style-src 'sha256-${PAGE_STYLE_HASH}'; base-uri 'none'; frame-ancestors 'none'`,
-  'referrer-policy': 'no-referrer',
+  // `same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null` with the
+  // form's post, which the cross-site check (src/server/http/form-origin.ts) cannot tell from a
+  // sandboxed page elsewhere. Other sites still get no referrer.
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
@@ -93,14 +96,24 @@ ${hidden}
   send(res, 200, html);
 }
 
-/** An authorization request that cannot go on; never a redirect (RFC 6749 §4.1.2.1). */
-export function sendErrorPage(res: ServerResponse, status: number, message: string): void {
+const BAD_REQUEST_LEAD = `The application sent an authorization request this service cannot accept. Close this
+page and check the application's client_id and redirect_uri.`;
+
+/**
+ * An authorization request that cannot go on; never a redirect (RFC 6749 §4.1.2.1). `lead` (plain
+ * text) says what to do where the default, about the application's request, does not fit.
+ */
+export function sendErrorPage(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  lead: string = BAD_REQUEST_LEAD,
+): void {
   const html = page(
     'Cannot sign in',
     `<h1>Cannot sign in</h1>
 <p class="error" role="alert">${escapeHtml(message)}</p>
-<p class="lead">The application sent an authorization request this service cannot accept. Close this
-page and check the application's client_id and redirect_uri.</p>`,
+<p class="lead">${escapeHtml(lead)}</p>`,
   );
   send(res, status, html);
 }

@@ -119,10 +119,11 @@ export class TokenStore {
    *   reads the clock once
    */
   secondsLeft(expiresAt: number, now = this.now()): number {
-    // Rounded, not floored: a token answered a millisecond after it was issued still has its
-    // whole life (3600, not 3599), whatever the load on the machine; clients compare it with
-    // their own whole-second settings (`--min-ttl`).
-    return Math.max(0, Math.round((expiresAt - now) / 1000));
+    // Floored, as the platform counts: its samples show 3599 for a fresh hour token, so a token
+    // answered even a millisecond after it was issued reports 3599 here too. A client tested
+    // against this service then meets the same numbers as in production (`--min-ttl` equal to
+    // a token's whole life among them).
+    return Math.max(0, Math.floor((expiresAt - now) / 1000));
   }
 
   issueCode(

@@ -21,6 +21,13 @@ export type SessionEvent =
   | { code: 'login_url'; url: string }
   /** Progress of the browser login ("Waiting up to 300 s…"), already worded by src/login. */
   | { code: 'login_progress'; message: string }
+  /**
+   * The browser login waits for the redirect to `redirectUri` (the listener is up, the URL was
+   * announced and opened where asked), for at most `timeoutSeconds`; for a program to show.
+   */
+  | { code: 'login_waiting'; redirectUri: string; timeoutSeconds: number }
+  /** The browser login received a code (`redirect`, or `paste`d) and exchanges it now. */
+  | { code: 'login_received'; via: 'redirect' | 'paste' }
   /** A warning of the browser login (a browser that did not open), already worded by src/login. */
   | { code: 'login_warning'; message: string }
   /**

@@ -5,6 +5,7 @@
  * for the profile. Progress leaves as events; prompting and printing are the caller's.
  */
 import type { Readable } from 'node:stream';
+import { InterruptedError, TokencliError } from '../errors.js';
 import type { AuthorizationGrant } from '../login/login-flow.js';
 import { GrantType } from '../protocol/grants.js';
 import type { TokenRecord } from '../store/types.js';
@@ -26,6 +27,8 @@ export interface LoginOptions {
   openBrowser: boolean;
   /** Where a pasted redirect URL may come from (a terminal); none when undefined. */
   pasteInput?: Readable | undefined;
+  /** Cancels this login (besides the session's own signal): it rejects with code `interrupted`. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -43,6 +46,20 @@ async function noteUnstoredSecret(
   session.emit({ code: 'client_secret_not_stored', profile: tokens.profile, store: tokens.store.kind });
 }
 
+/**
+ * Whatever step a cancelled login was in (the check of the authorize URL, the wait, the exchange),
+ * it rejects with code `interrupted`: a caller's own abort reason (a DOMException, anything)
+ * becomes the cause of an InterruptedError rather than the rejection itself.
+ */
+async function cancellable<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!signal.aborted || (error instanceof TokencliError && error.code === 'interrupted')) throw error;
+    throw new InterruptedError(error);
+  }
+}
+
 /** Throws the abort reason once the session was cancelled, so nothing is stored after it. */
 function stopIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
@@ -53,6 +70,7 @@ export async function browserLogin(
   options: LoginOptions,
   secrets: SecretSource,
 ): Promise<LoginResult> {
+  const signal = options.signal ? AbortSignal.any([session.signal, options.signal]) : session.signal;
   const tokens = await session.tokens();
   const client = await session.client(await session.clientSecret(secrets));
   const [{ runLoginFlow }, { requestToken }, { checkAuthorizeUrl }] = await Promise.all([
@@ -65,7 +83,7 @@ export async function browserLogin(
   const checkUrl = async (url: string) => {
     const check = await checkAuthorizeUrl(client.http, url, {
       clientId: client.clientId,
-      signal: session.signal,
+      signal,
     });
     if (check.outcome === 'inconclusive') {
       session.emit({ code: 'authorize_check_inconclusive', status: check.status });
@@ -77,11 +95,11 @@ export async function browserLogin(
     const response = await requestToken(
       client,
       { grant_type: GrantType.authorizationCode, ...grant },
-      { endOtherSessions: options.endOtherSessions, signal: session.signal },
+      { endOtherSessions: options.endOtherSessions, signal },
     );
     const record = toRecord(response, { ...tokens.service, grant: 'authorization_code', now: session.now() });
     record.redirect_uri ??= grant.redirect_uri;
-    stopIfCancelled(session.signal);
+    stopIfCancelled(signal);
     // The profile lock keeps a concurrent token step's refresh from overwriting the new login.
     const kept = await keepRecord(tokens, record);
     const who = record.email ? ` as ${record.email}` : '';
@@ -90,25 +108,37 @@ export async function browserLogin(
   };
 
   const warn = (message: string) => session.emit({ code: 'login_warning', message });
-  const result = await runLoginFlow(
-    {
-      baseUrl: tokens.service.baseUrl,
-      clientId: tokens.service.clientId,
-      redirectUri: tokens.settings.redirectUri,
-      scope: options.scope,
-      endOtherSessions: options.endOtherSessions,
-      timeoutMs: options.timeoutMs,
-    },
-    {
-      showUrl: (url) => session.emit({ code: 'login_url', url }),
-      info: (message) => session.emit({ code: 'login_progress', message }),
-      warn,
-      checkUrl,
-      openBrowser: options.openBrowser ? (url) => session.openBrowser(url, warn) : undefined,
-      pasteInput: options.pasteInput,
-      signal: session.signal,
-    },
-    exchange,
+  const result = await cancellable(signal, () =>
+    runLoginFlow(
+      {
+        baseUrl: tokens.service.baseUrl,
+        clientId: tokens.service.clientId,
+        redirectUri: tokens.settings.redirectUri,
+        scope: options.scope,
+        endOtherSessions: options.endOtherSessions,
+        timeoutMs: options.timeoutMs,
+      },
+      {
+        showUrl: (url) => session.emit({ code: 'login_url', url }),
+        info: (message) => session.emit({ code: 'login_progress', message }),
+        warn,
+        checkUrl,
+        openBrowser: options.openBrowser ? (url) => session.openBrowser(url, warn) : undefined,
+        pasteInput: options.pasteInput,
+        progress: (step) =>
+          session.emit(
+            step.step === 'waiting'
+              ? {
+                  code: 'login_waiting',
+                  redirectUri: step.redirectUri,
+                  timeoutSeconds: step.timeoutMs / 1000,
+                }
+              : { code: 'login_received', via: step.via },
+          ),
+        signal,
+      },
+      exchange,
+    ),
   );
   if (result.stored) await noteUnstoredSecret(session, tokens, result.record);
   return result;

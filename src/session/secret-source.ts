@@ -1,6 +1,6 @@
 /**
  * Where a session's secrets come from, supplied by the caller: the CLI reads its `--…-stdin`
- * flags, environment variables and a hidden prompt (src/cli/cli-secrets.ts); the library returns
+ * flags, environment variables and a hidden prompt (src/cli/secrets.ts); the library returns
  * its options' values. Secrets are asked for only when an exchange needs them, never copied into
  * an environment.
  */

@@ -113,7 +113,8 @@ export function checkBaseUrl(raw: string, origin: SettingOrigin = OPTION): strin
 
 function parseTimeout(raw: string | number, origin: SettingOrigin): number {
   const seconds = typeof raw === 'number' ? raw : Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600) {
+  // Below one second is refused, not rounded: 0.0001 would become a 0 ms timeout, failing every request.
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 3600) {
     throw new SettingError(
       'timeoutSeconds',
       origin,
@@ -193,6 +194,13 @@ export async function resolveSettings(options: SettingOptions, env: NodeJS.Proce
   const from = <T>(option: T | undefined, variable: string, key: keyof ProfileConfig) =>
     layered<T>(option, env, variable, profile, stored, key);
 
+  // An empty flag given on purpose is a mistake (an unset shell variable), not "not given": taken
+  // as absent it would silently fall through to the profile's value, or to none.
+  for (const setting of ['baseUrl', 'clientId'] as const) {
+    if (options[setting] === '') {
+      throw new SettingError(setting, OPTION, 'the value is empty', 'give the value, or leave out the flag');
+    }
+  }
   const vars = SETTING_VARIABLES;
   const baseUrl = from<string>(options.baseUrl, vars.baseUrl, 'base_url');
   const storeKind = from<string>(options.store, vars.store, 'store');
@@ -249,7 +257,7 @@ export function checkProfileName(profile: string): void {
 /**
  * A profile named on purpose (option, environment, the active profile) that the config file does
  * not know, with nothing given to stand in for it: an error listing the profiles there are
- * (details `names`, one a line) rather than "no base URL".
+ * (details `names`, an array) rather than "no base URL".
  */
 export function noSuchProfile(settings: Settings): TokencliError {
   const names = Object.keys(settings.config.profiles).sort();
@@ -264,7 +272,7 @@ export function noSuchProfile(settings: Settings): TokencliError {
   return new TokencliError(`no profile "${settings.profile}"${via}`, {
     code: 'usage',
     reason: 'no_such_profile',
-    details: { profile: settings.profile, names: names.join('\n'), source: settings.profileSource },
+    details: { profile: settings.profile, names, source: settings.profileSource },
   });
 }
 

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import type { BusSocketKind } from './bus-socket.js';
 import { DbusConnection } from './dbus-connection.js';
 import type { Reply } from './dbus-wire.js';
+import { KEYRING_LOCKED } from './keyring-locked.js';
 
 export type ProbeResult = { ok: true } | { ok: false; reason: string };
 
@@ -149,6 +150,6 @@ async function defaultKeyringProblem(
   // A service without alias paths is asked again at the collection's own path.
   if (locked.isError) locked = await connection.call(lockedOf(alias.value));
   if (locked.isError) return `the Secret Service failed (${locked.errorName})`;
-  if (locked.value === true) return 'the default keyring is locked';
+  if (locked.value === true) return KEYRING_LOCKED;
   return undefined;
 }

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeError, hintFor } from '../../src/cli/error-hints.js';
-import { InputError, type TokencliError } from '../../src/errors.js';
+import { InputError, TokencliError } from '../../src/errors.js';
 import { ServiceError } from '../../src/oauth/service-error.js';
 import { fetchTokenInfo } from '../../src/oauth/tokeninfo.js';
 import { startServer, testClient, testHttp } from '../http/loopback-server.js';
@@ -29,6 +29,15 @@ function codeOf(text: string): string {
 }
 
 describe('hints', () => {
+  it('lists the profiles there are from the array in details.names', () => {
+    const error = new TokencliError('no profile "dmeo"', {
+      code: 'usage',
+      reason: 'no_such_profile',
+      details: { profile: 'dmeo', names: ['demo', 'par'], source: 'option' },
+    });
+    expect(hintFor(error)).toBe('did you mean "demo"? (profiles here: demo, par)');
+  });
+
   it('names the tokeninfo endpoint, not the token endpoint, for errors from tokeninfo', () => {
     const fromTokenInfo = new ServiceError({
       status: 404,

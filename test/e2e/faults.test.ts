@@ -69,7 +69,7 @@ test("nginx's 502 page, whose title repeats its heading: the message quotes the 
   const r = await runCli(['token'], { env: demoEnv(baseUrl) });
   expect(r.code).toBe(5);
   expect(r.stderr).toMatch(
-    /^error: the token service failed \(HTTP 502\): 502 Bad Gateway nginx\/1\.27\.0$/m,
+    /^error: the token service failed \(HTTP 502\): 502 Bad Gateway\. nginx\/1\.27\.0$/m,
   );
 });
 

@@ -57,7 +57,7 @@ describe('tokencli login checks the authorize URL first', () => {
     expect(r.code, r.stderr).toBe(3);
     expect(r.seconds).toBeLessThan(15);
     expect(r.stderr).toMatch(
-      /^error: the token service refused the login request at http:\/\/127\.0\.0\.1:\d+\/v2\/oauth\/authorize \(HTTP 400\): .*No application is registered with client_id "no-such-client"/m,
+      /^error: the token service refused the login request at http:\/\/127\.0\.0\.1:\d+\/v2\/oauth\/authorize \(HTTP 400\): Cannot sign in\. No application is registered with client_id "no-such-client"\. The application sent an authorization request this service cannot accept\.$/m,
     );
     expect(r.stderr).toMatch(
       /^hint: nothing was opened in the browser; check the client id "no-such-client"/m,

@@ -35,6 +35,9 @@ test('the packed tarball installs into an empty directory and runs --version, se
   expect(files).toContain('dist/server/index.js');
   expect(files).toContain('dist/index.js');
   expect(files).toContain('dist/index.d.ts');
+  // Every document the README links and the man page package.json names.
+  expect(files).toEqual(expect.arrayContaining(['docs/reference.md', 'docs/contract.md', 'docs/serve.md']));
+  expect(files).toContain('man/tokencli.1');
   expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
 
   const app = join(work, 'app');

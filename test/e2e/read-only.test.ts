@@ -162,13 +162,13 @@ describe('a profile whose keychain cannot be reached', () => {
     expect(r.stderr).toMatch(/^hint: use --store file/m);
   });
 
-  test('profile show says so too (unknown, not "not logged in")', async () => {
+  test('profile show says so too (unknown, not "not logged in"), and exits 4', async () => {
     const configDir = tempDir('tokencli-readonly-');
     writeProfiles(configDir, { work: { base_url: BASE_URL, client_id: 'c', store: 'keychain' } });
     const show = await runCli(['--profile', 'work', 'profile', 'show', '--json'], {
       env: bareEnv(configDir),
     });
-    expect(show.code, show.stderr).toBe(0);
+    expect(show.code, show.stderr).toBe(4);
     expect(JSON.parse(show.stdout)).toMatchObject({
       profile: 'work',
       logged_in: null,

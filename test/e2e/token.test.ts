@@ -39,8 +39,16 @@ describe('tokencli token', () => {
   test('--force and a --min-ttl beyond the remaining lifetime both fetch a new token', async () => {
     const configDir = tempDir();
     const env = demoEnv(serve.baseUrl, configDir);
-    const a = (await runCli(['token'], { env })).stdout;
-    const b = (await runCli(['token', '--force'], { env })).stdout;
+    /** One run that must print a token and nothing else. */
+    const token = async (args: string[]) => {
+      const run = await runCli(args, { env });
+      expect(run, args.join(' ')).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout, args.join(' ')).toMatch(/^\S{20,}\n$/);
+      return run.stdout;
+    };
+    const requests = tokenRequests(serve.logs());
+    const a = await token(['token']);
+    const b = await token(['token', '--force']);
     // As if b were obtained ten minutes ago: 50 minutes of its hour are left, less than 55.
     const credentials = JSON.parse(readFileSync(credentialsPath(configDir), 'utf8'));
     const stored = credentials.profiles.default.tokens;
@@ -48,8 +56,12 @@ describe('tokencli token', () => {
       stored[key] = new Date(Date.parse(stored[key]) - 600_000).toISOString();
     }
     writeFileSync(credentialsPath(configDir), JSON.stringify(credentials), { mode: 0o600 });
-    const c = (await runCli(['token', '--min-ttl', '3300'], { env })).stdout;
+    const c = await token(['token', '--min-ttl', '3300']);
     expect(new Set([a, b, c]).size).toBe(3);
+    // The one kept is the last: a plain run now answers it from the cache. By then the service
+    // has logged every request (it may batch its log lines for up to 10 ms): one per new token.
+    expect(await token(['token'])).toBe(c);
+    expect(tokenRequests(serve.logs()) - requests).toBe(3);
   });
 
   test('--password-stdin reads the password from stdin', async () => {

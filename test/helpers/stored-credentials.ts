@@ -35,3 +35,25 @@ export function readStoredCredentials(configDir: string): StoredCredentials {
 export function writeProfiles(configDir: string, profiles: Record<string, Record<string, unknown>>): void {
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
 }
+
+/** A time `seconds` from now, as a record stores it. */
+export function secondsFromNow(seconds: number): string {
+  return new Date(Date.now() + seconds * 1000).toISOString();
+}
+
+/**
+ * A token record for the demo client of `baseUrl`, as a browser login leaves it: its access token
+ * good for 50 more minutes, obtained ten minutes ago; `extra` changes or adds fields.
+ */
+export function plantedRecord(baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    base_url: baseUrl,
+    client_id: 'demo-client',
+    access_token: 'planted-access-token-0123456789abcdef',
+    token_type: 'BearerToken',
+    expires_at: secondsFromNow(3000),
+    grant: 'authorization_code',
+    obtained_at: secondsFromNow(-600),
+    ...extra,
+  };
+}

@@ -1,13 +1,15 @@
 /**
  * The built CLI on a pseudo-terminal: util-linux `script` gives it one, so stdin, stdout and
  * stderr are all a terminal (prompts, colours). Where `script` is missing the tests that need it
- * skip and say so (`hasScript`).
+ * skip and say so (`hasScript`); in CI it fails the run.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { requiredInCi } from './ci-required.js';
 import { BIN, cleanEnv } from './cli.js';
 
 export const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
+requiredInCi(hasScript ? undefined : 'the script command is not installed', "install Debian's bsdutils");
 
 export interface TerminalRun {
   /** Typed once the output matches `prompt` (everything the CLI printed so far, both streams). */

@@ -106,7 +106,7 @@ describe('against the local token service', () => {
       requestToken(client, { grant_type: GrantType.refreshToken, refresh_token: 'no-such-refresh-token' }),
     );
     expect(described(error)).toMatchObject({ serviceCode: 'invalid_grant', code: 'service_refused' });
-    expect(hintFor(error)).toBe('the refresh token is invalid, expired or revoked; run tokencli login');
+    expect(hintFor(error)).toBe('the refresh token is invalid, expired or revoked; run `tokencli login`');
   });
 
   it('an unknown access token on tokeninfo: 401, exit 3', async () => {

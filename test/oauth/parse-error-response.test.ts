@@ -50,7 +50,7 @@ describe('parseErrorResponse: the shapes of docs/contract.md §1', () => {
       exitCode: ExitCode.refused,
       message:
         'the token service refused the request (HTTP 400, invalid_request): invalid or null consumer key: XXXX',
-      hint: `check the client id "demo-client": it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or tokencli configure)`,
+      hint: `check the client id "demo-client": it must be the application's consumer key (--client-id, TOKENCLI_CLIENT_ID or \`tokencli configure\`)`,
     });
   });
 
@@ -97,10 +97,10 @@ describe('parseErrorResponse: the shapes of docs/contract.md §1', () => {
   });
 
   it.each([
-    [GrantType.refreshToken, 'the refresh token is invalid, expired or revoked; run tokencli login'],
+    [GrantType.refreshToken, 'the refresh token is invalid, expired or revoked; run `tokencli login`'],
     [
       GrantType.authorizationCode,
-      'an authorization code is valid once and for 20 seconds; run tokencli login again',
+      'an authorization code is valid once and for 20 seconds; run `tokencli login` again',
     ],
     [
       GrantType.clientCredentials,
@@ -158,7 +158,7 @@ describe('parseErrorResponse: the shapes of docs/contract.md §1', () => {
       description: 'token expired',
       exitCode: ExitCode.refused,
       message: 'the token service refused the request (HTTP 401, invalid_token): token expired',
-      hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
+      hint: 'the access token is invalid, expired or revoked; get a new one with `tokencli token --force` (the cache may hold it) or `tokencli login`',
     });
   });
 });
@@ -172,9 +172,9 @@ describe('parseErrorResponse: anything else', () => {
       status: 502,
       serviceCode: undefined,
       subcode: undefined,
-      description: '502 Bad Gateway nginx',
+      description: '502 Bad Gateway. nginx',
       exitCode: ExitCode.unavailable,
-      message: 'the token service failed (HTTP 502): 502 Bad Gateway nginx',
+      message: 'the token service failed (HTTP 502): 502 Bad Gateway. nginx',
       hint: 'the token service is failing; try again later, or ask its operator',
     });
   });
@@ -183,11 +183,43 @@ describe('parseErrorResponse: anything else', () => {
     const page = (html: string) =>
       parseErrorResponse(response(503, html, { 'content-type': 'text/html' }), TOKEN).description;
     expect(page('<title>Maintenance</title><body><p>Back at 10:00 UTC</p></body>')).toBe(
-      'Maintenance Back at 10:00 UTC',
+      'Maintenance. Back at 10:00 UTC',
     );
     expect(page('<html><head><title>Service Unavailable</title></head><body></body></html>')).toBe(
       'Service Unavailable',
     );
+  });
+
+  it("reads a page's heading and paragraphs as sentences, cut at a sentence end", () => {
+    const page = (html: string) =>
+      parseErrorResponse(response(400, html, { 'content-type': 'text/html' }), TOKEN).description;
+    // tokencli serve's page for an authorization request it cannot accept.
+    expect(
+      page(
+        '<html><head><title>Cannot sign in</title><style>h1{x:y}</style></head><body><main><h1>Cannot sign in</h1>\n' +
+          '<p class="error">No application is registered with client_id &quot;no-such-client&quot;.</p>\n' +
+          "<p>The application sent an authorization request this service cannot accept. Close this\npage and check the application's client_id and redirect_uri.</p>" +
+          '<footer>tokencli local token service</footer></main></body></html>',
+      ),
+    ).toBe(
+      'Cannot sign in. No application is registered with client_id "no-such-client". The application sent an authorization request this service cannot accept.',
+    );
+    // Inline markup stays inside its sentence; a heading ending in a colon gets no period.
+    expect(page('<h2>Error:</h2><p>the <b>client</b> is <a href="x">unknown</a></p>')).toBe(
+      'Error: the client is unknown',
+    );
+  });
+
+  it('cuts a long sentence at a word end, marked with …', () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
+    const description = parseErrorResponse(
+      response(500, `<p>${words}</p>`, { 'content-type': 'text/html' }),
+      TOKEN,
+    ).description;
+    expect(description?.length).toBeLessThanOrEqual(160);
+    expect(description).toMatch(/^word0 word1 .* word\d+…$/);
+    expect(words.startsWith(description?.slice(0, -1) ?? '-')).toBe(true);
+    expect(words[(description?.length ?? 0) - 1]).toBe(' ');
   });
 
   it('caps the snippet of a long page', () => {

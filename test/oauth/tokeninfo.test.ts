@@ -62,7 +62,7 @@ describe('fetchTokenInfo', () => {
       description: 'the token expired',
       code: 'service_refused',
       message: 'the token service refused the request (HTTP 401, invalid_token): the token expired',
-      hint: 'the access token is invalid, expired or revoked; get a new one with tokencli token --force (the cache may hold it) or tokencli login',
+      hint: 'the access token is invalid, expired or revoked; get a new one with `tokencli token --force` (the cache may hold it) or `tokencli login`',
     });
   });
 

@@ -57,7 +57,8 @@ describe('the login page', () => {
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
     const { createHash } = await import('node:crypto');
     expect(csp).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
-    expect(r.headers.get('referrer-policy')).toBe('no-referrer');
+    // same-origin: the form's post then carries the page's Origin (no-referrer would send null).
+    expect(r.headers.get('referrer-policy')).toBe('same-origin');
     expect(r.headers.get('x-frame-options')).toBe('DENY');
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(r.headers.get('cache-control')).toBe('no-store');

@@ -2,6 +2,7 @@ import { connect, createServer } from 'node:net';
 import { describe, expect, test, vi } from 'vitest';
 import { startTokenService } from '../../src/server/index.js';
 import { described } from '../helpers/described.js';
+import { ipv6LoopbackMissing } from '../helpers/ipv6.js';
 import {
   clientCredentials,
   DEMO,
@@ -14,6 +15,7 @@ import {
 
 /** Generous: the machine is shared, and timers may fire late. */
 const WAIT = { timeout: 10_000, interval: 20 };
+const noIpv6 = await ipv6LoopbackMissing();
 
 describe('routing', () => {
   test('an unknown path is a JSON 404', async () => {
@@ -305,9 +307,8 @@ describe('starting and stopping', () => {
     expect(service.config).toMatchObject({ code_ttl: 20, scope: 'demoservices' });
   });
 
-  test('an IPv6 host is put in brackets', async (context) => {
-    const service = await startTokenService(undefined, { host: '::1' }).catch(() => undefined);
-    if (!service) return context.skip('no IPv6 loopback on this machine');
+  test.skipIf(noIpv6)(`an IPv6 host is put in brackets${noIpv6 ? ` (skipped: ${noIpv6})` : ''}`, async () => {
+    const service = await startTokenService(undefined, { host: '::1' });
     try {
       expect(service.baseUrl).toMatch(/^http:\/\/\[::1\]:\d+$/);
       expect((await tokenInfo(service.baseUrl, 'x')).status).toBe(401);

@@ -6,6 +6,7 @@ import {
   REFUSED_CREDENTIALS_BODY,
   rawRequest,
   startService,
+  tokenInfo,
   withDemoApp,
 } from './helpers.js';
 
@@ -36,12 +37,21 @@ describe('client credentials grant', () => {
     expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 
-  test('a token answered a moment after it was issued reports its whole life', async () => {
-    // Every reading of the clock is a millisecond later, as on a busy machine.
+  test('expires_in is floored: a token answered a moment after it was issued says 3599', async () => {
+    // Every reading of the clock is a millisecond later, as on a busy machine; the platform's
+    // samples show 3599 for a fresh hour token.
     let ms = 1_800_000_000_000;
     const service = await startService(undefined, { now: () => ms++ });
     const r = await clientCredentials(service.baseUrl);
-    expect(r.body.expires_in).toBe(3600);
+    expect(r.body.expires_in).toBe(3599);
+  });
+
+  test('tokeninfo floors the time left too: 0.4 s after issue it says 3599', async () => {
+    const service = await startService();
+    const r = await clientCredentials(service.baseUrl);
+    expect(r.body.expires_in).toBe(3600); // this test's clock stands still
+    service.clock.advance(0.4);
+    expect((await tokenInfo(service.baseUrl, r.body.access_token as string)).body.expires_in).toBe(3599);
   });
 
   test('every token is new', async () => {

@@ -226,9 +226,13 @@ describe('which socket a node gets', () => {
     expect(defaultBusSocketKind()).toBe('pipe-handle');
   });
 
-  /** Runs `body` as an ES module in a child node (with `connectBusSocket` and `defaultBusSocketKind`). */
-  function inChild(body: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  /**
+   * Runs `body` as an ES module in a child node (with `connectBusSocket` and `defaultBusSocketKind`),
+   * after `before`, which runs before the module is loaded.
+   */
+  function inChild(body: string, args: string[], env: NodeJS.ProcessEnv = {}, before = '') {
     const script = `
+      ${before}
       const { connectBusSocket, defaultBusSocketKind } = await import(${JSON.stringify(distModule('store/bus-socket.js'))});
       ${body}
     `;
@@ -251,6 +255,19 @@ describe('which socket a node gets', () => {
     ['NODE_PENDING_DEPRECATION=1', [], { NODE_PENDING_DEPRECATION: '1' }],
   ])('node:net when node warns about its internals (%s), and no warning', (_, args, env) => {
     expect(childKind(args, env)).toEqual({ kind: 'net', stderr: '' });
+  });
+
+  it('node:net on a Node line the suite does not run on', () => {
+    const before = "Object.defineProperty(process.versions, 'node', { value: '99.0.0' });";
+    expect(inChild('process.stdout.write(defaultBusSocketKind());', [], {}, before)).toEqual({
+      stdout: 'net',
+      stderr: '',
+    });
+  });
+
+  it('node:net carries the connection on this Node line too', () => {
+    // The fallback is what every untested line gets, so it is exercised wherever the suite runs.
+    expect(SOCKET_KINDS).toContain('net');
   });
 
   it('node:net under the permission model, which refuses node its internals', () => {

@@ -103,7 +103,12 @@ describe.skipIf(skip)(title, () => {
       location: join(configDir, 'credentials.json'),
       warnings: [fallbackWarning('the default keyring is locked', configDir)],
     });
-    expect(explicit?.error).toEqual(explicitError('the default keyring is locked'));
+    // Asked for explicitly, a locked keyring's hint is first of all to unlock it.
+    const locked = explicitError('the default keyring is locked');
+    expect(explicit?.error).toEqual({
+      ...locked,
+      hint: expect.stringMatching(/^unlock the keyring and try again .*, or use --store file/),
+    });
     expect(explicit?.warnings).toEqual([]);
     // The fast path's store (lazyKeyring) decides the same, without loading the native module.
     expect(lazyFallback).toMatchObject({ ...pick(fallback), keyringLoaded: false });

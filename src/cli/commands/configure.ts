@@ -7,6 +7,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../errors.js';
+import { parseRedirectUri } from '../../login/redirect-uri.js';
 import { configPath, type ProfileConfig } from '../../session/config-file.js';
 import { checkCaFile, checkEmail } from '../../session/profile-values.js';
 import { checkBaseUrl } from '../../session/settings.js';
@@ -43,26 +44,13 @@ async function required(
   return answer;
 }
 
-function checkRedirectUri(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`--redirect-uri: "${raw}" is not a URL`, 'e.g. http://127.0.0.1:8765/callback');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(
-      `--redirect-uri: unsupported scheme ${url.protocol}`,
-      'e.g. http://127.0.0.1:8765/callback',
-    );
-  }
-  return url.href;
-}
-
 export async function run(options: ConfigureOptions, deps: Deps): Promise<void> {
   if (options.clientSecretStdin && options.secret === false) {
     throw new UsageError('--client-secret-stdin and --no-secret contradict each other');
   }
+  // The check `login` makes, before anything is asked: no redirect URI is saved that login refuses.
+  const redirectUri =
+    options.redirectUri !== undefined ? parseRedirectUri(options.redirectUri).uri.href : undefined;
   const settings = await deps.settings({ redirectUri: options.redirectUri });
   const existing: ProfileConfig = settings.config.profiles[settings.profile] ?? {};
 
@@ -77,7 +65,7 @@ export async function run(options: ConfigureOptions, deps: Deps): Promise<void> 
     '--client-id or set TOKENCLI_CLIENT_ID',
   );
   const profile: ProfileConfig = { ...existing, base_url: baseUrl, client_id: clientId };
-  if (options.redirectUri) profile.redirect_uri = checkRedirectUri(options.redirectUri);
+  if (redirectUri !== undefined) profile.redirect_uri = redirectUri;
   if (deps.globals.store) profile.store = deps.globals.store;
   // Only what this command's flags give is saved: a variable set for one shell (TOKENCLI_TIMEOUT,
   // TOKENCLI_EMAIL) is not meant to outlive it. The settings already refused a malformed timeout.

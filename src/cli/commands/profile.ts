@@ -9,8 +9,10 @@ import type { ConfigFile } from '../../session/config-file.js';
 import type { Settings } from '../../session/settings.js';
 import { checkProfileName, configPath, type Deps, noSuchProfile } from '../deps.js';
 import { describeAccessToken } from '../format.js';
+import { noteLine } from '../prefixes.js';
 import { profileNames } from '../profile-names.js';
 import { everyStore, profileStores } from '../profile-stores.js';
+import { storesUnreachable } from '../store-unreachable.js';
 import { note } from '../token-output.js';
 
 function requireKnown(settings: Settings, name: string): void {
@@ -70,7 +72,7 @@ export async function use(_options: unknown, deps: Deps, name: string): Promise<
   });
   note(deps, `Active profile: ${name} (saved in ${configPath(settings.configDir)}).`);
   if (deps.io.env.TOKENCLI_PROFILE && deps.io.env.TOKENCLI_PROFILE !== name) {
-    note(
+    noteLine(
       deps,
       `warning: TOKENCLI_PROFILE=${deps.io.env.TOKENCLI_PROFILE} is set and takes precedence in this shell`,
     );
@@ -124,6 +126,8 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
   };
   if (options.json) {
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    // As `status`: what a store that cannot be reached holds is unknown, which is not a success.
+    if (storeProblem) throw storesUnreachable([{ profile: name, why: storeProblem }]);
     return;
   }
   const now = deps.now();
@@ -139,6 +143,7 @@ export async function show(options: { json?: boolean }, deps: Deps, given?: stri
     );
   }
   deps.io.stdout.write(`${lines.join('\n')}\n`);
+  if (storeProblem) throw storesUnreachable([{ profile: name, why: storeProblem }]);
 }
 
 /**
@@ -216,11 +221,11 @@ export async function remove(options: { yes?: boolean }, deps: Deps, name: strin
     const known = Object.hasOwn(settings.config.profiles, 'default') && name !== 'default';
     note(
       deps,
-      `It was the active profile: the active profile is now "default"${known ? '' : ', which is not configured'}; choose another with tokencli profile use NAME.`,
+      `It was the active profile: the active profile is now "default"${known ? '' : ', which is not configured'}; choose another with \`tokencli profile use NAME\`.`,
     );
   }
   if (unreachable && settings.config.profiles[name]?.store === 'keychain') {
-    note(
+    noteLine(
       deps,
       `warning: the OS keychain cannot be reached here (${unreachable}); entries of "${name}" there were not removed`,
     );

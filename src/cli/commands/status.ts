@@ -7,12 +7,14 @@
  * the exit code says whether all of them are usable.
  */
 import { type ErrorCode, TokencliError } from '../../errors.js';
-import { type ProfileStatus, profilesStatus } from '../../session/profile-status.js';
-import type { TokenRecord } from '../../store/types.js';
+import { type ProfileStatus, type ProfilesStatus, profilesStatus } from '../../session/profile-status.js';
+import type { CredentialStore, TokenRecord } from '../../store/types.js';
 import type { Deps } from '../deps.js';
 import { describeAccessToken, describeExpiryFully } from '../format.js';
+import { type CommandFor, commandsFor, targetOf, tokencliCommand } from '../paste-command.js';
 import { profileStores } from '../profile-stores.js';
 import { profileSourceName } from '../setting-names.js';
+import { storesUnreachable } from '../store-unreachable.js';
 import { note } from '../token-output.js';
 
 type Check = 'valid' | 'refused' | 'unreachable' | 'not_logged_in' | 'store_unreachable';
@@ -112,13 +114,12 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     const document = { active_profile: report.activeProfile, store, profiles };
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
-    const storeLine = runStore ? `store: ${runStore.kind} (${runStore.location})` : undefined;
-    const text = renderStatus(
-      profiles,
-      report.activeProfile,
-      activeNote(profileSourceName(report.activeSource), report.activeExists),
-      deps.now(),
-    );
+    // The run's store heads the list only when it is every listed profile's: a profile whose
+    // credentials are elsewhere (the keychain) must not read as if they were in it.
+    const shared = runStore !== undefined && profiles.every((p) => p.store === runStore.kind);
+    const storeLine = runStore && shared ? `store: ${runStore.kind} (${runStore.location})` : undefined;
+    const runLocation = runStore && !shared ? runStore : undefined;
+    const text = renderStatus(profiles, await selection(deps, report), runLocation, deps.now());
     deps.io.stdout.write(`${storeLine ? `${storeLine}\n` : ''}${text}\n`);
     if (profiles.length === 0) {
       // As `profile list` says it: there is nothing to show, which is not an error.
@@ -134,7 +135,7 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     throw new TokencliError('no profile to check: none is configured', {
       code: 'not_logged_in',
       reason: 'status_check_failed',
-      hint: 'create one with `tokencli configure`, or log in with --base-url and --client-id',
+      hint: `create one with ${tokencliCommand(targetOf(deps), 'configure')}, or log in with --base-url and --client-id`,
     });
   }
   if (options.check) {
@@ -144,14 +145,20 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
       throw new TokencliError(`not every profile is usable (${which.join(', ')})`, {
         code: CODE_OF[failed],
         reason: 'status_check_failed',
-        hint: checkHint(failed),
+        hint: checkHint(
+          failed,
+          profiles.filter((p) => p.check === failed).map((p) => p.profile),
+          commandsFor(targetOf(deps)),
+        ),
       });
     }
     return;
   }
   // What an unreachable store holds is unknown: that is not a success (docs/contract.md §2.6, exit 4).
   const unreachable = profiles.filter((p) => p.store_problem !== undefined);
-  if (unreachable.length > 0) throw storesUnreachable(unreachable);
+  if (unreachable.length > 0) {
+    throw storesUnreachable(unreachable.map((p) => ({ profile: p.profile, why: p.store_problem })));
+  }
 }
 
 /** `(from TOKENCLI_PROFILE)`, `(not configured)`, both, or nothing for an existing default. */
@@ -161,44 +168,72 @@ function activeNote(source: string, exists: boolean): string {
   return text ? ` (${text})` : '';
 }
 
-function storesUnreachable(profiles: readonly ProfileStatus[]): TokencliError {
-  const names = profiles.map((p) => `"${p.profile}"`).join(', ');
-  const first = profiles[0];
-  const message =
-    profiles.length === 1
-      ? `the store of profile ${names} cannot be reached here, so what it holds is unknown`
-      : `the stores of profiles ${names} cannot be reached here, so what they hold is unknown`;
-  return new TokencliError(message, {
-    code: 'store',
-    reason: 'profile_store_unreachable',
-    details: { profile: first?.profile, why: first?.store_problem },
-  });
+/** The header line and the mark of the run's profile. */
+interface Selection {
+  profile: string;
+  header: string;
+  mark: string;
 }
 
-function checkHint(failed: Exclude<Check, 'valid'>): string {
+/**
+ * `--profile NAME` chooses a profile for this run only: when the saved active profile (the one
+ * commands without --profile use) is another, NAME is "selected for this run", not "active".
+ */
+async function selection(deps: Deps, report: ProfilesStatus): Promise<Selection> {
+  const profile = report.activeProfile;
+  const note = activeNote(profileSourceName(report.activeSource), report.activeExists);
+  if (report.activeSource === 'option') {
+    const { config } = await deps.settings();
+    const saved = deps.io.env.TOKENCLI_PROFILE || config.active_profile || 'default';
+    if (saved !== profile) {
+      const missing = report.activeExists ? '' : ', not configured';
+      return {
+        profile,
+        header: `selected profile: ${profile} (--profile, for this run${missing}); active profile: ${saved}`,
+        mark: ' (selected for this run)',
+      };
+    }
+  }
+  return { profile, header: `active profile: ${profile}${note}`, mark: ' (active)' };
+}
+
+/**
+ * What to run for the profiles that failed the check: the commands name the profile (`status`
+ * lists several, and a bare command would act on the active one), or NAME when several failed.
+ */
+function checkHint(failed: Exclude<Check, 'valid'>, names: string[], cmd: CommandFor): string {
+  const [only] = names;
+  const profile = names.length === 1 && only !== undefined ? only : 'NAME';
   switch (failed) {
     case 'refused':
-      return 'the service refused a stored token; `tokencli token` renews it (or `tokencli token --force`), else `tokencli login`';
+      return `the service refused a stored token; ${cmd('token', profile)} renews it (or ${cmd('token --force', profile)}), else ${cmd('login', profile)}`;
     case 'unreachable':
       return 'check the base URL and that the token service is running; run again with --verbose for details';
     case 'store_unreachable':
-      return 'the credentials are in a store that cannot be reached here; see `tokencli profile show NAME`';
+      return `the credentials are in a store that cannot be reached here; see \`tokencli profile show ${profile}\``;
     default:
-      return 'run `tokencli login --profile NAME` (or `tokencli token` with a password) for the profiles not logged in';
+      return `run ${cmd('login', profile)} (or ${cmd('token', profile)} with a password) for the profiles not logged in`;
   }
 }
 
 const UNKNOWN = 'unknown (store unreachable)';
 
-function renderStatus(profiles: CheckedStatus[], active: string, activeNote: string, now: Date): string {
-  const lines = [`active profile: ${active}${activeNote}`];
+function renderStatus(
+  profiles: CheckedStatus[],
+  selected: Selection,
+  runStore: CredentialStore | undefined,
+  now: Date,
+): string {
+  const lines = [selected.header];
   for (const p of profiles) {
     const known = p.store_problem === undefined;
-    lines.push('', `${p.profile}${p.profile === active ? ' (active)' : ''}`);
+    lines.push('', `${p.profile}${p.profile === selected.profile ? selected.mark : ''}`);
     lines.push(`  base URL       ${p.base_url ?? '-'}`);
     lines.push(`  client id      ${p.client_id ?? '-'}`);
     lines.push(`  email          ${p.email ?? '-'}`);
-    lines.push(`  store          ${known ? (p.store ?? '-') : `unreachable: ${p.store_problem}`}`);
+    // Without a shared `store:` header, the run's store is placed where it is used.
+    const where = runStore && p.store === runStore.kind ? ` (${runStore.location})` : '';
+    lines.push(`  store          ${known ? `${p.store ?? '-'}${where}` : `unreachable: ${p.store_problem}`}`);
     const access = p.access_token_expires_at
       ? describeAccessToken(p.access_token_expires_at, p.access_token_refused_at, now)
       : 'none stored';

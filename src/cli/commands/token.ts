@@ -4,6 +4,7 @@
  * network, no prompt, and none of the protocol layer's modules are loaded.
  */
 import type { Deps } from '../deps.js';
+import { withPasswordTries } from '../secrets.js';
 import { obtainWithFlags, type TokenFlags } from '../token-flags.js';
 import { chooseTokenFormat, renderToken } from '../token-formats.js';
 
@@ -18,7 +19,9 @@ export interface TokenOptions extends TokenFlags {
 export async function run(options: TokenOptions, deps: Deps): Promise<void> {
   // A contradiction in the flags is reported before any store or network is touched.
   const format = chooseTokenFormat(options);
-  const { record, source, settings } = await obtainWithFlags(options, deps);
+  const { record, source, settings } = await withPasswordTries(deps, options, () =>
+    obtainWithFlags(options, deps),
+  );
   deps.io.stdout.write(
     renderToken(format, record, settings.profile, source, deps.now(), options.showTokens === true),
   );

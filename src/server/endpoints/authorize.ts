@@ -1,11 +1,13 @@
 /**
  * `GET|POST /v2/oauth/authorize` (docs/contract.md §3): GET shows the login page, the form posts back,
- * a good login answers 302 to the redirect URI with `code` and `state`.
+ * a good login answers 302 to the redirect URI with `code` and `state`. A post a browser sent from
+ * another site's page is refused with 403 (src/server/http/form-origin.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { echoValue as sanitizeEcho } from '../../protocol/error-bodies.js';
 import { checkAuthorizeRequest } from '../authorize-request.js';
 import { readFormBody } from '../http/form-body.js';
+import { postedFromElsewhere } from '../http/form-origin.js';
 import { parseParams } from '../http/params.js';
 import { sendJson } from '../http/reply.js';
 import { sendErrorPage, sendLoginPage } from '../login-page.js';
@@ -24,6 +26,15 @@ export async function handleAuthorize(
     const form = await readFormBody(req);
     if (!form.ok) return sendJson(res, form.reply);
     body = form.text;
+    // Read first, so the connection stays usable; then nothing in it is acted on.
+    if (postedFromElsewhere(req)) {
+      return sendErrorPage(
+        res,
+        403,
+        'This sign-in form was sent from another site, so it was not acted on.',
+        'If you did not mean to sign in, close this page. Otherwise start the login again from the application.',
+      );
+    }
   }
   const parsed = parseParams(query, body);
   if (!parsed.ok) {
