@@ -12,18 +12,25 @@
 //   tokencli --version                                  vs  node empty.mjs          goal <= 1.1
 //   cached `tokencli token` (keychain)                  vs  node empty.mjs          goal <= 1.3
 //       (bench/keychain.mjs runs this file with --keychain-only in a private D-Bus session)
+// and the single executable of release/ (`npm run build:release`, which prebench runs), against
+// the node it embeds (Node 26, scripts/release/node26.mjs) running an empty .mjs:
+//   tokencli --profile ci token (the executable)        vs  node26 empty.mjs        goal <= 1.0
+//   tokencli --version (the executable)                 vs  node26 empty.mjs        goal <= 1.0
+//   the release archive's size                                                      goal <= 45 MB
 // hyperfine runs all of one command's runs before the next's, so the comparison is made in ROUNDS
 // short hyperfine runs that alternate which side goes first: load from other processes on the
 // machine then falls on both sides alike. Reported: the medians over all runs, their ratio, the
 // spread of the per-round ratios (min–max), and the ratio of median CPU time (user + system).
 // BENCH_ROUNDS and BENCH_RUNS change the counts; BENCH_ONLY (a regular expression) runs only the
 // rows whose name it matches, e.g. BENCH_ONLY='exec|info'.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { seaNode } from '../scripts/release/node26.mjs';
+import { archiveName } from '../scripts/release/platform.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -161,6 +168,29 @@ function compare(name, baselineArgs, subjectArgs, goal, { nodes = 1, extraEnv = 
   );
 }
 
+/** The single executable's rows: its start against the node it embeds, and its archive's size. */
+function executableRows() {
+  if (ONLY && !ONLY.test('executable')) return;
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const archive = fileURLToPath(new URL(`../release/${archiveName(version)}`, import.meta.url));
+  if (!existsSync(archive) || archive.endsWith('.zip')) {
+    console.log('the executable: skipped (no release/ archive for this platform; npm run build:release)');
+    return;
+  }
+  execFileSync('tar', ['-xzf', archive, '-C', work, 'tokencli']);
+  const exe = join(work, 'tokencli');
+  const node26 = seaNode();
+  const embedded = execFileSync(node26, ['--version'], { encoding: 'utf8' }).trim();
+  console.log(`the executable (node ${embedded} inside), against node ${embedded} running empty.mjs:`);
+  const node26Empty = [node26, empty];
+  compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0);
+  compare('executable: --version', node26Empty, [exe, '--version'], 1.0);
+  const mb = statSync(archive).size / 1e6;
+  console.log(
+    `${'executable: archive size'.padEnd(46)} ${mb.toFixed(1)} MB (${archiveName(version)}; goal <= 45 MB) ${mb <= 45 ? 'ok' : 'ABOVE GOAL'}`,
+  );
+}
+
 try {
   // Fill the store once so `token` below is the cached path.
   const filled = spawnSync(node, [bin, '--profile', 'ci', 'token'], { env: fillEnv, encoding: 'utf8' });
@@ -225,6 +255,7 @@ request(url, { headers: { authorization: 'Bearer ' + ${JSON.stringify(token)} } 
       { cjsBaselineArgs: [node, fetchScriptCjs] },
     );
     compare('--version', [node, empty], [node, bin, '--version'], 1.1, cjs);
+    executableRows();
   }
 } finally {
   service.child.kill();

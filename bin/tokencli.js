@@ -23,6 +23,10 @@ const fs = process.getBuiltinModule('node:fs');
 const { join, isAbsolute, sep } = process.getBuiltinModule('node:path');
 const env = process.env;
 const bundles = join(__dirname, '..', 'dist', 'cli-bundle');
+// Inside the single executable (scripts/release/build-sea.mjs) this script is the executable's
+// main, whose __filename is the executable: there the bundles are its assets, not files beside
+// bin/, and the full CLI is a CommonJS bundle compiled like the light ones.
+const sea = __filename === process.execPath ? process.getBuiltinModule('node:sea') : undefined;
 
 /**
  * The user's cache directory (XDG / macOS / Windows), or undefined: without a home directory, or
@@ -99,11 +103,39 @@ function parseCacheFile(bytes) {
   return { seen: list === '' ? [] : list.split(','), data: bytes.subarray(end + 1) };
 }
 
-/** Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs) and returns its exports. */
-function loadLight(name) {
+/**
+ * `import(id)` for the bundles. Inside the executable nothing is imported from disk: builtins come
+ * from node, the packages (and the keychain's native addon) from the executable's own bundle.
+ */
+function bundleImport(id) {
+  if (!sea) return import(id);
+  try {
+    const builtin = process.getBuiltinModule(id);
+    // The module's properties through its prototype: copying them would run node's lazy getters.
+    const namespace = builtin && Object.create(builtin, { default: { value: builtin } });
+    return Promise.resolve(namespace ?? seaRequire(id));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+let seaImports;
+/** A package inside the executable (its sea-imports.cjs asset: scripts/release/build-sea.mjs). */
+function seaRequire(id) {
+  seaImports ??= loadLight('sea-imports', true);
+  return seaImports.seaRequire(id, cacheRoot);
+}
+
+/**
+ * Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs; inside the executable, its
+ * asset of the same name) and returns its exports. `require` is the lazy one unless `plainRequire`: a
+ * bundle that copies a builtin's properties, or requires a package (the executable's full CLI),
+ * needs the modules themselves.
+ */
+function loadLight(name, plainRequire = false) {
   const vm = process.getBuiltinModule('node:vm');
-  const filename = join(bundles, `${name}.cjs`);
-  const source = fs.readFileSync(filename, 'utf8');
+  const filename = sea ? `tokencli:${name}.cjs` : join(bundles, `${name}.cjs`);
+  const source = sea ? sea.getAsset(`${name}.cjs`, 'utf8') : fs.readFileSync(filename, 'utf8');
   const build = source.startsWith(HEADER) ? source.slice(HEADER.length, source.indexOf('\n')) : undefined;
   const cacheFile = codeCacheDir && build && join(codeCacheDir, `${name}-${build}`);
   let cached;
@@ -123,7 +155,8 @@ function loadLight(name) {
     loaded.push({ script, name, cacheFile, seen, used });
   }
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, lazyRequire(used), module, (id) => import(id));
+  const require = plainRequire ? (id) => process.getBuiltinModule(id) ?? seaRequire(id) : lazyRequire(used);
+  script.runInThisContext()(module.exports, require, module, bundleImport);
   return module.exports;
 }
 
@@ -184,9 +217,10 @@ async function launch() {
       if (process.platform === 'linux') process.exit(code);
       process.exitCode = code;
     } else {
-      // Node ≥ 22 keeps the full CLI's compiled modules in its own compile cache, beside ours.
+      // Node ≥ 22 keeps the full CLI's compiled modules in its own compile cache, beside ours
+      // (the executable's full CLI is one of ours).
       const { enableCompileCache } = process.getBuiltinModule('node:module');
-      if (enableCompileCache && cacheRoot) {
+      if (enableCompileCache && cacheRoot && !sea) {
         try {
           // Private like ours: node makes its own directories inside world-readable.
           const dir = join(cacheRoot, 'compile-cache');
@@ -196,8 +230,9 @@ async function launch() {
           // A cache that cannot be made only costs speed.
         }
       }
-      const { main } = await import('../dist/cli-bundle/main.js');
+      const { main } = sea ? loadLight('main', true) : await import('../dist/cli-bundle/main.js');
       process.exitCode = await main(args);
+      saveCodeCaches();
     }
   }
 }

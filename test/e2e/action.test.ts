@@ -2,13 +2,15 @@
  * The GitHub Action (action.yml) run here as the runner would run it: each step's `run:` script
  * in bash with its `env:` (the `${{ … }}` expressions filled from the inputs and the earlier steps'
  * outputs), fresh GITHUB_OUTPUT and GITHUB_ENV files, against `tokencli serve`, with this checkout's
- * bin/tokencli.js instead of an install from the registry (the action's `tokencli-path` input).
+ * bin/tokencli.js (or TOKENCLI_BINARY) through the action's `tokencli-path` input; and the default
+ * install, the release executable, from a local server over release/ (`npm run build:release`).
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { BIN, BINARY, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { INSTALL_TOOLS, pathWith, serveRelease } from '../helpers/release-server.js';
 import { DEMO } from './env.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -158,6 +160,7 @@ function runAction(
     const env: Record<string, string> = {
       ...baseEnv,
       RUNNER_TEMP: runnerTemp,
+      GITHUB_ACTION_PATH: root,
       GITHUB_OUTPUT: outputFile,
       GITHUB_ENV: githubEnvFile,
     };
@@ -193,6 +196,11 @@ function listFiles(dir: string): string[] {
 }
 
 const action = readAction(actionText);
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+const releaseArchive =
+  process.platform === 'linux' && process.arch === 'x64'
+    ? join(root, 'release', `tokencli-${version}-linux-x64.tar.gz`)
+    : '';
 let service: ServeHandle;
 beforeAll(async () => {
   service = await startServe();
@@ -207,7 +215,7 @@ function workflowInputs(extra: Record<string, string> = {}): Record<string, stri
     'client-secret': DEMO.clientSecret,
     email: DEMO.email,
     password: DEMO.password,
-    'tokencli-path': BIN,
+    'tokencli-path': BINARY ?? BIN,
     ...extra,
   };
 }
@@ -283,6 +291,38 @@ describe('action.yml', () => {
     expect(run.outputs.token).toEqual({});
     expect(run.githubEnv).toEqual({});
     expect(run.log).not.toContain('wrong-password');
+  });
+
+  test.runIf(existsSync(releaseArchive))(
+    'by default it installs the release executable, checked against SHA256SUMS, on a runner without node',
+    { timeout: 120_000 },
+    async () => {
+      const server = await serveRelease(join(root, 'release'));
+      try {
+        // What the steps need from the runner, and no node.
+        const path = pathWith([...INSTALL_TOOLS, 'bash', 'dirname', 'curl', 'sha256sum']);
+        const run = runAction(action, workflowInputs({ 'tokencli-path': '', 'download-url': server.url }), {
+          ...runnerEnv(),
+          PATH: path,
+        });
+        expect(run.status, run.log).toBe(0);
+        expect(run.outputs.install?.bin).toMatch(/\/tokencli-[\d.]+\/bin\/tokencli$/);
+        expect((run.actionOutputs['access-token'] ?? '').length).toBeGreaterThan(20);
+        expect(server.requests().map((r) => r.path)).toEqual(['/SHA256SUMS', `/${basename(releaseArchive)}`]);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+  test.skipIf(existsSync(releaseArchive))(
+    'the default install of the release executable (skipped: needs release/ from `npm run build:release` on linux-x64)',
+    () => {},
+  );
+
+  test('an install other than binary or npm is refused', () => {
+    const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'pip' }), runnerEnv());
+    expect(run.status).toBe(2);
+    expect(run.log).toContain('::error::install must be binary or npm');
   });
 
   test('a version that is not an exact release is refused before anything is installed', () => {

@@ -7,7 +7,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { BINARY, CLI, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
 import { readStoredCredentials } from '../helpers/stored-credentials.js';
 import { demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
@@ -324,8 +324,8 @@ describe('start-up guards', () => {
   test('the control token from stdin', async () => {
     const token = 'stdin-control-token-0123456789';
     const child = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--control', '--control-token-stdin'],
+      CLI[0],
+      [...CLI.slice(1), 'serve', '--port', '0', '--control', '--control-token-stdin'],
       {
         env: cleanEnv(),
         stdio: ['pipe', 'pipe', 'ignore'],
@@ -362,7 +362,9 @@ describe('start-up text', () => {
       await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/\n {2}SSO: .*\n/);
       lines.push((/\n {2}SSO: (.*)\n/.exec(demo.logs()) ?? [])[1] ?? '');
       expect(lines[3]).toMatch(/ sso --profile demo /);
-      expect(lines[0]).toMatch(/^printf %s demo-secret \| node \S+tokencli\.js configure --profile demo /);
+      // node and the script, or the single executable as it was run.
+      const cli = BINARY ? BINARY.replaceAll('.', '\\.') : 'node \\S+tokencli\\.js';
+      expect(lines[0]).toMatch(new RegExp(`^printf %s demo-secret \\| ${cli} configure --profile demo `));
       expect(lines.join('\n')).not.toMatch(/(^|\| )tokencli /m);
       const configDir = scratch();
       const shellEnv = cleanEnv({ TOKENCLI_CONFIG_DIR: configDir, TOKENCLI_STORE: 'file' });
@@ -403,7 +405,7 @@ describe('start-up text', () => {
   });
 
   test('a closed stderr pipe ends the service without leaving the demo signing key', async () => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], {
+    const child = spawn(CLI[0], [...CLI.slice(1), 'serve', '--port', '0'], {
       env: cleanEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../fs/temp-dirs.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { CLI_SH, runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
 import { DEMO } from './env.js';
@@ -27,7 +27,7 @@ afterAll(async () => {
 describe.skipIf(skip)(title, () => {
   it('records the keychain; without D-Bus the error names it and what to do (exit 4), nothing falls back', async () => {
     const { env, configDir } = sandbox();
-    const cli = `"$NODE" "${BIN}"`;
+    const cli = CLI_SH;
     const login = await runSession(
       {
         keyring: 'unlocked',

@@ -11,6 +11,8 @@ import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BIN,
+  BINARY,
+  CLI_SH,
   type CliResult,
   cleanEnv,
   collectOutput,
@@ -112,8 +114,8 @@ describe('tokencli sso against tokencli serve', () => {
 
 /** Runs a command line in /bin/sh exactly as printed, `tokencli` being the built CLI. */
 function runShellLine(line: string, env: Record<string, string>): Promise<CliResult> {
-  const child = spawn('/bin/sh', ['-c', `tokencli() { "$TEST_NODE" "$TEST_BIN" "$@"; }\n${line}`], {
-    env: cleanEnv({ ...env, TEST_NODE: process.execPath, TEST_BIN: BIN }),
+  const child = spawn('/bin/sh', ['-c', `tokencli() { ${CLI_SH} "$@"; }\n${line}`], {
+    env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return collectOutput(child);
@@ -127,9 +129,11 @@ describe('the demo tokencli serve (no --config)', () => {
       await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/\n {2}SSO: .*\n/);
       const line = (/\n {2}SSO: (.*)\n/.exec(demo.logs()) ?? [])[1] ?? '';
       keyPath = (/--sign-key (\S+)/.exec(line) ?? [])[1] ?? '';
+      // The single executable is named as it was run, without node.
+      const cli = BINARY ?? `node ${relative(process.cwd(), BIN)}`;
       expect(line).toBe(
         // The binary as it was run (serve's cwd is this test's): see src/cli/commands/serve/invocation.ts.
-        `TOKENCLI_CLIENT_SECRET=demo-secret node ${relative(process.cwd(), BIN)} sso --profile demo --base-url ${demo.baseUrl} --client-id demo-client` +
+        `TOKENCLI_CLIENT_SECRET=demo-secret ${cli} sso --profile demo --base-url ${demo.baseUrl} --client-id demo-client` +
           ` --assertion-for demo@example.com --issuer https://idp.demo.tokencli.invalid --sign-key ${keyPath}`,
       );
       expect(statSync(keyPath).mode & 0o777).toBe(0o600);

@@ -12,6 +12,20 @@ import { tempDir as registeredTempDir } from '../fs/temp-dirs.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/tokencli.js');
 
+/**
+ * The single executable to test instead of `node bin/tokencli.js` (TOKENCLI_BINARY, e.g. the one
+ * `npm run build:release` extracts; .ci/run sets it for one run of test/e2e), or undefined.
+ */
+export const BINARY = process.env.TOKENCLI_BINARY ? resolve(process.env.TOKENCLI_BINARY) : undefined;
+
+/** The command line that runs the CLI, before its arguments: the executable, or node and BIN. */
+export const CLI: readonly [string, ...string[]] = BINARY ? [BINARY] : [process.execPath, BIN];
+
+/** {@link CLI} as words for `/bin/sh -c` (single-quoted), for tests that run it in a shell session. */
+export const CLI_SH = CLI.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+
+('TOKENCLI_BINARY is set: this tests the npm package (node, bin/, dist/), not the executable');
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -68,12 +82,11 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  // `entry` is a script of the package, which only node runs.
+  const [file, ...fileArgs] = options.entry ? [process.execPath, options.entry] : CLI;
   const command = options.umask
-    ? ([
-        '/bin/sh',
-        ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, options.entry ?? BIN, ...args],
-      ] as const)
-    : ([process.execPath, [options.entry ?? BIN, ...args]] as const);
+    ? (['/bin/sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, file, ...fileArgs, ...args]] as const)
+    : ([file, [...fileArgs, ...args]] as const);
   const child = spawn(command[0], [...command[1]], {
     env: cleanEnv(options.env),
     cwd: options.cwd,
@@ -122,7 +135,7 @@ export function startServe(
   env: Record<string, string | undefined> = {},
 ): Promise<ServeHandle> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    const child = spawn(CLI[0], [...CLI.slice(1), 'serve', '--port', '0', ...args], {
       env: cleanEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });

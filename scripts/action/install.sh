@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The action's install step (action.yml): the tokencli the token step runs, named in the step's
+# `bin` output. Inputs arrive only as environment variables:
+#   TOKENCLI_PATH          an existing executable to use as it is (input tokencli-path)
+#   TOKENCLI_INSTALL       binary (default): the release executable for this runner, through the
+#                          repository's install.sh (SHA256SUMS checked before unpacking; no node
+#                          needed); npm: the npm package (needs node on the runner)
+#   TOKENCLI_VERSION       the exact release (input version)
+#   TOKENCLI_DOWNLOAD_URL  the release files' base URL, for a mirror (input download-url)
+set -euo pipefail
+if [ -n "${TOKENCLI_PATH:-}" ]; then
+  bin="$TOKENCLI_PATH"
+else
+  case "${TOKENCLI_VERSION:-}" in
+    "" | [!0-9]* | *[!0-9A-Za-z.+-]*) echo "::error::version must be an exact tokencli version, e.g. 0.1.0"; exit 2 ;;
+  esac
+  prefix="${RUNNER_TEMP:-/tmp}/tokencli-$TOKENCLI_VERSION"
+  case "${TOKENCLI_INSTALL:-binary}" in
+    binary)
+      [ -n "${TOKENCLI_DOWNLOAD_URL:-}" ] || unset TOKENCLI_DOWNLOAD_URL
+      TOKENCLI_INSTALL_DIR="$prefix/bin" sh "$(dirname "$0")/../../install.sh" >&2
+      bin="$prefix/bin/tokencli"
+      [ -e "$bin" ] || bin="$bin.exe"
+      ;;
+    npm)
+      npm install --prefix "$prefix" --no-audit --no-fund --no-save --loglevel=error "tokencli@$TOKENCLI_VERSION" >&2
+      bin="$prefix/node_modules/.bin/tokencli"
+      ;;
+    *) echo "::error::install must be binary or npm"; exit 2 ;;
+  esac
+fi
+"$bin" --version >&2
+echo "bin=$bin" >> "$GITHUB_OUTPUT"

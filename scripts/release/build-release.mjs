@@ -1,0 +1,80 @@
+/**
+ * `npm run build:release` (after `npm run build`): writes release/ with exactly what a release
+ * uploads from this machine's platform —
+ *
+ * - tokencli-<version>-<os>-<arch>.tar.gz (.zip on Windows): the single executable
+ *   (build-sea.mjs), LICENSE and the man page man/tokencli.1 when the build made one;
+ * - the npm tarball (`npm pack`);
+ * - SHA256SUMS over every other file, in the format `sha256sum -c` reads.
+ *
+ * The release workflow runs it on each platform's runner and joins their SHA256SUMS.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, resolve } from 'node:path';
+import { archiveName, tarCommand } from './platform.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+const release = join(root, 'release');
+const scratch = join(root, '.tmp', 'release');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+rmSync(release, { recursive: true, force: true });
+rmSync(scratch, { recursive: true, force: true });
+mkdirSync(release, { recursive: true });
+
+const exe = execFileSync(
+  process.execPath,
+  [join(import.meta.dirname, 'build-sea.mjs'), join(scratch, 'sea')],
+  {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+).trim();
+
+// The archive holds its files at its top, so `tar -xzf … tokencli` takes the executable alone.
+const stage = join(scratch, 'stage');
+mkdirSync(stage, { recursive: true });
+const files = [exe.endsWith('.exe') ? 'tokencli.exe' : 'tokencli', 'LICENSE'];
+copyFileSync(exe, join(stage, files[0]));
+copyFileSync(join(root, 'LICENSE'), join(stage, 'LICENSE'));
+if (existsSync(join(root, 'man', 'tokencli.1'))) {
+  copyFileSync(join(root, 'man', 'tokencli.1'), join(stage, 'tokencli.1'));
+  files.push('tokencli.1');
+}
+const archive = join(release, archiveName(version));
+if (archive.endsWith('.zip')) {
+  execFileSync(tarCommand(), ['-a', '-cf', archive, '-C', stage, ...files]);
+} else {
+  // Compressed hardest: the executable is most of the archive (bench/cli.mjs measures its size).
+  const tar = execFileSync('tar', ['-cf', '-', '-C', stage, ...files], { maxBuffer: 1 << 30 });
+  writeFileSync(archive, execFileSync('gzip', ['-9', '-n'], { input: tar, maxBuffer: 1 << 30 }));
+}
+
+// dist/ was just built: packing need not build it again (prepack).
+execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', release], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  shell: process.platform === 'win32',
+});
+
+const sums = readdirSync(release)
+  .sort()
+  .map(
+    (name) =>
+      `${createHash('sha256')
+        .update(readFileSync(join(release, name)))
+        .digest('hex')}  ${name}\n`,
+  );
+writeFileSync(join(release, 'SHA256SUMS'), sums.join(''));
+rmSync(scratch, { recursive: true, force: true });
+for (const name of readdirSync(release)) console.log(`release/${name}`);

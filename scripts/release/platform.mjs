@@ -1,0 +1,19 @@
+/** A release asset's `<os>-<arch>` (linux-x64, darwin-arm64, win-x64, …) and its archive's name. */
+export function releasePlatform(platform = process.platform, arch = process.arch) {
+  const os = { linux: 'linux', darwin: 'darwin', win32: 'win' }[platform];
+  if (!os || !['x64', 'arm64'].includes(arch)) throw new Error(`no tokencli release for ${platform}-${arch}`);
+  return `${os}-${arch}`;
+}
+
+/** Windows gets a .zip (what its users open), every other platform a .tar.gz. */
+export function archiveName(version, platform = process.platform, arch = process.arch) {
+  const target = releasePlatform(platform, arch);
+  return `tokencli-${version}-${target}${target.startsWith('win-') ? '.zip' : '.tar.gz'}`;
+}
+
+/** tar: Windows' own (bsdtar, which reads and writes zip files), not a Git Bash GNU tar on PATH. */
+export function tarCommand() {
+  return process.platform === 'win32'
+    ? `${process.env.SystemRoot ?? 'C:\\Windows'}\\System32\\tar.exe`
+    : 'tar';
+}

@@ -1,0 +1,100 @@
+/**
+ * A native addon carried inside the single executable (an asset): node can only `dlopen` a file,
+ * so the bytes are written once to a private directory, under a name that is their SHA-256, and
+ * the file is hashed again before every load. A file another user could have written or swapped
+ * (a directory not ours or open to others, a symbolic link, other bytes) is never loaded: it is
+ * replaced when we own the directory, refused otherwise.
+ *
+ * Only node builtins, so the executable's bundle carries it without the rest of the CLI.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+
+export interface AddonFiles {
+  /** The addon's bytes (the executable's asset). */
+  bytes: Uint8Array;
+  /** The private directory the file goes into; created 0700 when missing. */
+  dir: string;
+  /** How the file is named after its hash, e.g. `.node`. */
+  extension?: string;
+}
+
+/** Thrown when the addon cannot be put where it can be loaded safely. */
+export class AddonFileError extends Error {}
+
+function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The directory exists, is a real directory, is ours and no one else may enter it. */
+function checkPrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory()) throw new AddonFileError(`${dir} is not a directory`);
+  if (process.platform === 'win32') return; // modes and uids mean nothing there; %LOCALAPPDATA% is the user's
+  if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
+    throw new AddonFileError(`${dir} belongs to another user`);
+  }
+  if ((stat.mode & 0o077) !== 0)
+    throw new AddonFileError(`${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8)})`);
+}
+
+/** The file holds exactly these bytes: a regular file (not a link) whose hash is `hash`. */
+function holds(path: string, hash: string): boolean {
+  try {
+    if (!lstatSync(path).isFile()) return false;
+    return sha256(readFileSync(path)) === hash;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The path of a file holding `bytes`, verified: written now when missing or different, else the
+ * one an earlier run wrote.
+ *
+ * @throws AddonFileError when the directory is not private or the file cannot be made to match.
+ */
+export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): string {
+  checkPrivateDir(dir);
+  const hash = sha256(bytes);
+  const path = join(dir, `${hash}${extension}`);
+  if (holds(path, hash)) return path;
+  // Written aside under a fresh name ('wx': never through a file or link already there), then
+  // renamed over whatever sits at the name: a reader sees no file or the whole one.
+  const partial = join(dir, `${hash}.${process.pid}-${randomBytes(6).toString('hex')}.partial`);
+  try {
+    const fd = openSync(partial, 'wx', 0o600);
+    try {
+      writeSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(partial, path);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  if (!holds(path, hash)) throw new AddonFileError(`${path} does not hold the addon just written`);
+  return path;
+}
+
+/** `process.dlopen`'s shape, so a test can stand in for it. */
+export type Dlopen = (module: { exports: unknown }, filename: string) => void;
+
+/** Loads the addon from its verified file (see {@link addonFile}). */
+export function loadAddon(files: AddonFiles, dlopen: Dlopen = process.dlopen): unknown {
+  const path = addonFile(files);
+  const module = { exports: {} as unknown };
+  dlopen(module, path);
+  return module.exports;
+}

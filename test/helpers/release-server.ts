@@ -1,0 +1,121 @@
+/**
+ * A release's download server for tests: the files of one directory over HTTP on 127.0.0.1 (what
+ * TOKENCLI_DOWNLOAD_URL points at), and fake release directories with their SHA256SUMS.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { tempDir } from './cli.js';
+
+export interface ReleaseServer {
+  url: string;
+  /** Each request so far: its path and user agent, in order. */
+  requests(): Array<{ path: string; userAgent: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The server, run by node as its own process: the tests run install.sh and the action's steps
+ * with spawnSync, which would block a server in the test's own process. It logs each request as
+ * a JSON line to the file in argv[2] and prints its port.
+ */
+const SERVER = `
+const { appendFileSync, readdirSync, readFileSync } = require('node:fs');
+const { basename, join } = require('node:path');
+const [dir, log] = process.argv.slice(1);
+const server = require('node:http').createServer((req, res) => {
+  const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
+  appendFileSync(log, JSON.stringify({ path: '/' + name, userAgent: req.headers['user-agent'] ?? '' }) + '\\n');
+  if (name === '' || name !== basename(name) || !readdirSync(dir).includes(name)) {
+    res.writeHead(404).end('not found\\n');
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(join(dir, name)));
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.stdin.resume().on('end', () => process.exit(0));
+`;
+
+/** Serves the files directly in `dir` (no listing, no subdirectories); anything else is a 404. */
+export async function serveRelease(dir: string): Promise<ReleaseServer> {
+  const log = join(tempDir('tokencli-release-server-'), 'requests.jsonl');
+  writeFileSync(log, '');
+  // Its stdin stays open while it should run: it exits when the test's process does.
+  const child = spawn(process.execPath, ['-e', SERVER, dir, log], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the release server exited with ${code}`)));
+    createInterface({ input: child.stdout }).once('line', resolve);
+  });
+  child.removeAllListeners('exit');
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { path: string; userAgent: string }),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
+
+/** What install.sh runs, besides a downloader and a SHA-256 tool. */
+export const INSTALL_TOOLS = [
+  'sh',
+  'uname',
+  'cut',
+  'sed',
+  'tr',
+  'awk',
+  'mktemp',
+  'rm',
+  'mkdir',
+  'cp',
+  'chmod',
+  'mv',
+  'tar',
+  'gzip',
+  'cat',
+];
+
+/** A PATH of only these tools (symbolic links to the machine's), to take curl or sha256sum away. */
+export function pathWith(tools: string[]): string {
+  const bin = tempDir('tokencli-tools-');
+  for (const tool of tools) {
+    const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    if (found) symlinkSync(found, join(bin, tool));
+  }
+  return bin;
+}
+
+export function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** Writes SHA256SUMS in `dir` over the given files (default: all), as `sha256sum` prints them. */
+export function writeSums(dir: string, names = readdirSync(dir).filter((n) => n !== 'SHA256SUMS')): void {
+  writeFileSync(join(dir, 'SHA256SUMS'), names.map((n) => `${sha256File(join(dir, n))}  ${n}\n`).join(''));
+}
+
+/** This machine's `<os>-<arch>` in a release's names (scripts/release/platform.mjs). */
+export const THIS_PLATFORM = `${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+
+/**
+ * A release directory holding `tokencli-<version>-<platform>.tar.gz` whose `tokencli` is a shell
+ * script printing `fake tokencli <version>` for `--version`, and its SHA256SUMS.
+ */
+export function fakeRelease(version: string, platform = THIS_PLATFORM): { dir: string; archive: string } {
+  const stage = tempDir('tokencli-fake-stage-');
+  writeFileSync(join(stage, 'tokencli'), `#!/bin/sh\necho "fake tokencli ${version}"\n`, { mode: 0o755 });
+  writeFileSync(join(stage, 'LICENSE'), 'MIT\n');
+  const dir = tempDir('tokencli-fake-release-');
+  const archive = `tokencli-${version}-${platform}.tar.gz`;
+  execFileSync('tar', ['-czf', join(dir, archive), '-C', stage, 'tokencli', 'LICENSE']);
+  writeSums(dir);
+  return { dir, archive };
+}
