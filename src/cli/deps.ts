@@ -16,6 +16,7 @@ import type { ServiceCoordinates, Settings } from '../session/settings.js';
 import type { CredentialStore } from '../store/types.js';
 import type { CommandContext } from './context.js';
 import { cliSecrets, promptHidden } from './input/secrets.js';
+import { rememberRun } from './output/paste-command.js';
 import { printSessionEvent } from './output/session-events.js';
 import { type LocalOverrides, sessionOptions } from './session-options.js';
 
@@ -57,6 +58,10 @@ export interface Deps extends CommandContext {
 }
 
 export function createDeps(ctx: CommandContext, overrides: DepsOverrides = {}): Deps {
+  // Known before the command runs, so its every error is said with this run's flags. Here, not
+  // where session options are made: the cached token's light answer makes those without a run's
+  // signal, and must not create one (an AbortController costs a module load).
+  rememberRun(ctx);
   const now = overrides.now ?? (() => new Date());
   let session: Session | undefined;
   const sessionFor = (local?: LocalOverrides) => {

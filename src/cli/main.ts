@@ -9,7 +9,6 @@ import type { GlobalOptions } from './context.js';
 import { createDeps, type DepsOverrides } from './deps.js';
 import { type IO, processIO } from './input/io.js';
 import { CommandExit } from './output/command-exit.js';
-import { rememberRun } from './output/paste-command.js';
 import { runReported } from './run-reported.js';
 
 function rootOf(command: Command): Command {
@@ -37,8 +36,6 @@ export async function main(
           const globals = rootOf(command).opts() as GlobalOptions;
           verbose = globals.verbose;
           const readOnly = def.readOnly === true;
-          // Known before the command runs, so its every error is said with this run's flags.
-          rememberRun({ io, globals, signal });
           return createDeps({ io, globals, signal, readOnly }, overrides);
         },
         {

@@ -1,6 +1,7 @@
 /**
  * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
- * same command: `npx --yes tokencli@VERSION`, `node bin/tokencli.js`, or `tokencli` when that is on PATH.
+ * same command: `npx --yes tokencli@VERSION`, `node bin/tokencli.js`, the single executable by its
+ * path, or `tokencli` when that is on PATH.
  * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached.
  */
 import { readFileSync, realpathSync } from 'node:fs';
@@ -50,6 +51,8 @@ export function shellWord(value: string): string {
 export function invocation({ argv, env, cwd }: InvocationSource): string {
   const script = argv[1];
   if (script === undefined) return 'tokencli';
+  // The single executable runs itself: argv[1] is the executable, as argv[0], and needs no node.
+  const executable = script === argv[0];
   const name = basename(script);
   // A bin link in node_modules/.bin: npx, or an npm script of a project that depends on tokencli.
   // (Not judged from npm_command, which a test runner started with npx passes on to everything.)
@@ -76,5 +79,6 @@ export function invocation({ argv, env, cwd }: InvocationSource): string {
   // `node path/to/tokencli.js`: relative to here when inside it, as the user probably typed it.
   const fromHere = relative(cwd, script);
   const inside = fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere);
+  if (executable) return shellWord(inside ? `.${sep}${fromHere}` : script);
   return `node ${shellWord(inside ? fromHere : script)}`;
 }

@@ -61,3 +61,12 @@ test('npx of a tarball or directory names it again; of the registry, pinned to t
   writeFileSync(join(entry, 'package.json'), JSON.stringify({ dependencies: { tokencli: '^0.1.0' } }));
   expect(invocation({ argv, env: {}, cwd: '/' })).toBe(`npx --yes tokencli@${VERSION}`);
 });
+
+test('the single executable by its own path (it runs itself: argv[1] is argv[0]), never through node', () => {
+  const exe = '/opt/tools/tokencli';
+  expect(invocation({ argv: [exe, exe], env: {}, cwd: '/work' })).toBe('/opt/tools/tokencli');
+  expect(invocation({ argv: [exe, exe], env: {}, cwd: '/opt' })).toBe('./tools/tokencli');
+  expect(invocation({ argv: ['/my dir/tokencli', '/my dir/tokencli'], env: {}, cwd: '/' })).toBe(
+    `'./my dir/tokencli'`,
+  );
+});
