@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unregisteredTempDir } from '../fs/temp-dirs.js';
+import { unregisteredTempDir } from './fs/temp-dirs.js';
 
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 // Inside the checkout, so packages resolve from its node_modules and package.json says which
 // are dependencies (a copy under the system TMPDIR would find neither).
