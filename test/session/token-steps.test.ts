@@ -114,6 +114,18 @@ describe('getToken', () => {
     expect(tokenRequests()).toBe(2);
   });
 
+  it('never uses a stored record of another service, not even its refresh token', async () => {
+    const { session, events, tokenRequests, store } = await setup();
+    await store({ base_url: 'http://127.0.0.1:9', refresh_token: 'another-services-refresh-token' });
+    const next = session();
+    await expect(cachedToken(next, 0)).resolves.toBeUndefined();
+    const obtained = await getToken(next, STEPS, SECRETS);
+    expect(obtained.source).toBe('client_credentials');
+    expect(obtained.record.access_token).not.toBe('stored-access-token');
+    expect(events.map((e) => e.code)).not.toContain('refresh_refused');
+    expect(tokenRequests()).toBe(1);
+  });
+
   it('without a usable token nor a password, is "not logged in" and asks nothing of the service', async () => {
     const { session, tokenRequests } = await setup();
     const noPassword = givenSecrets({ clientSecret: DEMO.clientSecret });
