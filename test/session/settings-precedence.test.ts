@@ -1,13 +1,12 @@
 /**
- * Settings precedence, in-process through the deps object: flag > environment > profile in the
- * config file > default (docs/contract.md §2.1).
+ * Settings precedence: option (the CLI's flag, the library's option) > environment > profile in
+ * the config file > default (docs/contract.md §2.1).
  */
 import { describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../src/cli/context.js';
-import { createDeps } from '../../src/cli/deps.js';
 import { writeConfig } from '../../src/session/config-file.js';
+import { Session } from '../../src/session/session.js';
+import type { SettingOptions } from '../../src/session/settings.js';
 import { tempDir } from '../fs/temp-dirs.js';
-import { createTestIO } from '../helpers/test-io.js';
 
 async function configDir(): Promise<string> {
   const dir = tempDir('tokencli-settings-');
@@ -27,15 +26,14 @@ async function configDir(): Promise<string> {
   return dir;
 }
 
-function depsWith(env: NodeJS.ProcessEnv, flags: Partial<GlobalOptions> = {}) {
-  const globals: GlobalOptions = { verbose: false, quiet: true, color: false, ...flags };
-  return createDeps({ io: createTestIO({ env }), globals, signal: new AbortController().signal });
+function sessionWith(env: NodeJS.ProcessEnv, options: SettingOptions = {}) {
+  return new Session({ ...options, env });
 }
 
 describe('settings precedence', () => {
   it('takes the profile over the defaults', async () => {
     const dir = await configDir();
-    const settings = await depsWith({ TOKENCLI_CONFIG_DIR: dir }).settings();
+    const settings = await sessionWith({ TOKENCLI_CONFIG_DIR: dir }).settings();
     expect(settings).toMatchObject({
       profile: 'default',
       baseUrl: 'https://profile.example',
@@ -49,7 +47,7 @@ describe('settings precedence', () => {
 
   it('takes the environment over the profile', async () => {
     const dir = await configDir();
-    const settings = await depsWith({
+    const settings = await sessionWith({
       TOKENCLI_CONFIG_DIR: dir,
       TOKENCLI_BASE_URL: 'https://env.example/',
       TOKENCLI_CLIENT_ID: 'env-client',
@@ -68,9 +66,9 @@ describe('settings precedence', () => {
     });
   });
 
-  it('takes flags over the environment', async () => {
+  it('takes options over the environment', async () => {
     const dir = await configDir();
-    const deps = depsWith(
+    const session = sessionWith(
       {
         TOKENCLI_CONFIG_DIR: dir,
         TOKENCLI_BASE_URL: 'https://env.example',
@@ -84,11 +82,12 @@ describe('settings precedence', () => {
         baseUrl: 'https://flag.example',
         clientId: 'flag-client',
         store: 'file',
-        timeout: '3',
+        timeoutSeconds: '3',
         profile: 'default',
+        email: 'flag@example.com',
       },
     );
-    const settings = await deps.settings({ email: 'flag@example.com' });
+    const settings = await session.settings();
     expect(settings).toMatchObject({
       profile: 'default',
       baseUrl: 'https://flag.example',
@@ -101,13 +100,13 @@ describe('settings precedence', () => {
 
   it('picks the profile from TOKENCLI_PROFILE when no flag names one', async () => {
     const dir = await configDir();
-    const settings = await depsWith({ TOKENCLI_CONFIG_DIR: dir, TOKENCLI_PROFILE: 'other' }).settings();
+    const settings = await sessionWith({ TOKENCLI_CONFIG_DIR: dir, TOKENCLI_PROFILE: 'other' }).settings();
     expect(settings).toMatchObject({ profile: 'other', baseUrl: 'https://other.example', email: undefined });
   });
 
   it('falls back to the defaults with no config file', async () => {
     const dir = tempDir('tokencli-settings-');
-    const settings = await depsWith({ TOKENCLI_CONFIG_DIR: dir }).settings();
+    const settings = await sessionWith({ TOKENCLI_CONFIG_DIR: dir }).settings();
     expect(settings).toMatchObject({
       profile: 'default',
       baseUrl: undefined,
@@ -120,7 +119,7 @@ describe('settings precedence', () => {
 
   it('names the source of a bad value, and asks for the service only when it is missing', async () => {
     const dir = await configDir();
-    const bad = depsWith({ TOKENCLI_CONFIG_DIR: dir, TOKENCLI_TIMEOUT: 'soon' });
+    const bad = sessionWith({ TOKENCLI_CONFIG_DIR: dir, TOKENCLI_TIMEOUT: 'soon' });
     await expect(bad.settings()).rejects.toMatchObject({
       code: 'usage',
       reason: 'setting_invalid',
@@ -129,7 +128,7 @@ describe('settings precedence', () => {
       problem: '"soon" is not a timeout in seconds',
     });
     const empty = tempDir('tokencli-settings-');
-    const missing = depsWith({ TOKENCLI_CONFIG_DIR: empty });
+    const missing = sessionWith({ TOKENCLI_CONFIG_DIR: empty });
     await expect(missing.service()).rejects.toMatchObject({ code: 'usage', reason: 'not_configured' });
     await expect(missing.service()).rejects.toThrow('no base URL for profile "default"');
   });

@@ -1,14 +1,12 @@
 /**
- * Which profile, and whether the run's service is the profile's, in-process through the
- * deps object: --profile > TOKENCLI_PROFILE > the active profile > default; a base URL or client
- * id that differs from the recorded one (compared in URL normal form) is an override for the run.
+ * Which profile, and whether the session's service is the profile's: the profile option >
+ * TOKENCLI_PROFILE > the active profile > default; a base URL or client id that differs from the
+ * recorded one (compared in URL normal form) is an override for the session.
  */
 import { describe, expect, it } from 'vitest';
-import type { GlobalOptions } from '../../src/cli/context.js';
-import { createDeps } from '../../src/cli/deps.js';
 import { writeConfig } from '../../src/session/config-file.js';
+import { resolveSettings, type SettingOptions } from '../../src/session/settings.js';
 import { tempDir } from '../fs/temp-dirs.js';
-import { createTestIO } from '../helpers/test-io.js';
 
 async function configDir(): Promise<string> {
   const dir = tempDir('tokencli-profile-settings-');
@@ -22,10 +20,8 @@ async function configDir(): Promise<string> {
   return dir;
 }
 
-function settingsWith(env: NodeJS.ProcessEnv, flags: Partial<GlobalOptions> = {}) {
-  const globals: GlobalOptions = { verbose: false, quiet: true, color: false, ...flags };
-  const deps = createDeps({ io: createTestIO({ env }), globals, signal: new AbortController().signal });
-  return deps.settings();
+function settingsWith(env: NodeJS.ProcessEnv, options: SettingOptions = {}) {
+  return resolveSettings(options, env);
 }
 
 describe('profile precedence', () => {
