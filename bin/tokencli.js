@@ -195,6 +195,14 @@ function saveCodeCaches(keep = () => true) {
 /** Answers lightly when it can, or runs the full CLI; an error it throws is a crash, as in any script. */
 async function launch() {
   const args = process.argv.slice(2);
+  // Ctrl-C on exec's way to its command, while the run has no handler of its own (the full CLI's
+  // run-reported.ts, or exec's own once the command runs): said as an interrupted run, exit 130
+  // (light-exec.ts `interrupted`) rather than a death by signal. Only for exec: token pays nothing.
+  if (args.includes('exec')) {
+    process.on('SIGINT', () => {
+      if (process.listenerCount('SIGINT') === 1) loadLight('light-exec').interrupted(args);
+    });
+  }
   const plan = loadLight('light-argv').lightPlan(args);
   if (plan?.kind === 'version') {
     try {

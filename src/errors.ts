@@ -76,6 +76,7 @@ export type ErrorReason =
   | 'sign_cert_mismatch'
   | 'assertion_already_signed'
   | 'store_unknown'
+  | 'config_invalid'
   // Credentials (code `not_logged_in`).
   | 'no_token'
   | 'other_service'

@@ -182,3 +182,8 @@ test('engines names exactly the Node lines .ci/run tests, and the README says th
     `Node.js 20 (from 20.18.1), ${ciMajors.slice(0, -1).join(', ')} or ${ciMajors.at(-1)}`,
   );
 });
+
+test("the README's first lines say what npm test costs: it is not set-up", () => {
+  const first = readme.split('\n## ')[0] ?? '';
+  expect(first).toMatch(/npm test .*not set-up.*minutes.*Chromium/);
+});

@@ -65,6 +65,7 @@ export const GRANTS = {
   profile: '—',
   serve: '—',
   completion: '—',
+  version: '—',
 };
 
 /** `help` is commander's own command, not in the model. */

@@ -78,7 +78,7 @@ function globalsLine() {
   const own = PROGRAM.commands.filter((command) => command.clientGlobals === false).map((c) => code(c.name));
   return (
     `Global options, accepted before or after the command: ${all.join(', ')}, ` +
-    `\`--help\`. ${own.join(' and ')} take only ${ownGlobals()} of them.`
+    `\`--help\`. ${own.length > 1 ? `${own.slice(0, -1).join(', ')} and ${own.at(-1)}` : own[0]} take only ${ownGlobals()} of them.`
   );
 }
 

@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { readPrivateFile, writePrivateFileAtomic } from '../fs/private-files.js';
 
 export interface ProfileConfig {
@@ -52,11 +52,8 @@ export function configPath(configDir: string): string {
   return join(configDir, 'config.json');
 }
 
-function invalid(path: string, detail: string): UsageError {
-  return new UsageError(
-    `config file ${path} is invalid: ${detail}`,
-    'fix the file, or remove it and run `tokencli configure`',
-  );
+function invalid(path: string, detail: string): InputError {
+  return new InputError(`config file ${path} is invalid: ${detail}`, 'config_invalid', { path });
 }
 
 /** Parses and checks the file's shape; unknown profile keys are refused so typos do not go unnoticed. */

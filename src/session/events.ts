@@ -13,7 +13,7 @@ export type SessionEvent =
   | { code: 'store_fallback'; profile: string; reason: string; filePath: string }
   /** Options or variables name another service than the profile recorded: used for this session only. */
   | { code: 'service_override'; profile: string; overrides: ServiceOverride[] }
-  /** A renewal gave a token whose whole life is not longer than the minimum TTL (half counts then). */
+  /** The token given, cached or new, has a whole life not longer than the minimum TTL (half counts then). */
   | { code: 'min_ttl_too_long'; minTtlSeconds: number; lifeSeconds: number }
   /** The service refused the refresh token; client credentials are tried next. */
   | { code: 'refresh_refused'; message: string }

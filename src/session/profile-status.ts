@@ -10,11 +10,14 @@
 import { TokencliError } from '../errors.js';
 import type { CredentialStore, TokenRecord } from '../store/types.js';
 import type { Session } from './session.js';
-import { noSuchProfile, type ProfileSource, type Settings } from './settings.js';
+import { activeProfileOf, noSuchProfile, type ProfileSource, type Settings } from './settings.js';
 
 export interface ProfileStatus {
   profile: string;
+  /** The active profile: the one commands given no profile use (settings.ts activeProfileOf). */
   active: boolean;
+  /** The profile this run reports for and would act on (a profile option, else the active one). */
+  selected: boolean;
   base_url: string | null;
   client_id: string | null;
   email: string | null;
@@ -33,11 +36,13 @@ export interface ProfileStatus {
 }
 
 export interface ProfilesStatus {
-  /** The session's profile: the one commands without a profile option use. */
+  /** The session's profile: the one this run was given, else the active one. */
+  selectedProfile: string;
+  selectedSource: ProfileSource;
+  /** Whether the selected profile exists (in the config file, or with a stored token). */
+  selectedExists: boolean;
+  /** The active profile: the one commands given no profile use (the same unless one was given). */
   activeProfile: string;
-  activeSource: ProfileSource;
-  /** Whether the active profile exists (in the config file, or with a stored token). */
-  activeExists: boolean;
   /** The session's own store; undefined when it cannot be opened (said per profile instead). */
   store: CredentialStore | undefined;
   /** Sorted by name: the named profile only, when one was given on purpose, else every one. */
@@ -73,12 +78,13 @@ export async function profilesStatus(session: Session, storeFor: StoreFor): Prom
     ? [settings.profile]
     : [...new Set([...Object.keys(settings.config.profiles), ...stored])].sort();
 
+  const active = activeProfileOf(settings, session.env);
   const profiles: ProfileStatus[] = [];
   const records = new Map<string, TokenRecord | undefined>();
   for (const name of names) {
     const { status, record } = await profileStatus(
       name,
-      settings.profile,
+      { selected: settings.profile, active },
       settings.config.profiles,
       storeFor,
     );
@@ -88,9 +94,10 @@ export async function profilesStatus(session: Session, storeFor: StoreFor): Prom
   if (chosen && !configured(settings.profile) && !profiles[0]?.logged_in) throw noSuchProfile(settings);
 
   return {
-    activeProfile: settings.profile,
-    activeSource: settings.profileSource,
-    activeExists: configured(settings.profile) || stored.has(settings.profile),
+    selectedProfile: settings.profile,
+    selectedSource: settings.profileSource,
+    selectedExists: configured(settings.profile) || stored.has(settings.profile),
+    activeProfile: active,
     store,
     profiles,
     records,
@@ -99,14 +106,15 @@ export async function profilesStatus(session: Session, storeFor: StoreFor): Prom
 
 async function profileStatus(
   name: string,
-  active: string,
+  run: { selected: string; active: string },
   configs: Settings['config']['profiles'],
   storeFor: StoreFor,
 ): Promise<{ status: ProfileStatus; record: TokenRecord | undefined }> {
   const config = configs[name] ?? {};
   const status: ProfileStatus = {
     profile: name,
-    active: name === active,
+    active: name === run.active,
+    selected: name === run.selected,
     base_url: config.base_url ?? null,
     client_id: config.client_id ?? null,
     email: config.email ?? null,

@@ -185,6 +185,14 @@ function chooseProfile(
   return ['default', 'default'];
 }
 
+/**
+ * The active profile: the one a command given no profile option uses here (the variable, else the
+ * config file's active profile, else "default"), whichever profile this run was given.
+ */
+export function activeProfileOf(settings: Pick<Settings, 'config'>, env: NodeJS.ProcessEnv): string {
+  return chooseProfile({}, env, settings.config)[0];
+}
+
 export async function resolveSettings(options: SettingOptions, env: NodeJS.ProcessEnv): Promise<Settings> {
   const configDir = configDirFrom(env);
   const config = await readConfig(configDir);

@@ -40,7 +40,10 @@ export interface Obtained {
  * launcher answers a cached `token` and `exec` with it too.
  */
 export async function cachedToken(session: Session, minTtlSeconds: number): Promise<TokenRecord | undefined> {
-  return (await session.tokens()).fresh(minTtlSeconds);
+  const record = await (await session.tokens()).fresh(minTtlSeconds);
+  // A cached token judged by half its life is an answer the caller did not ask for: said each time.
+  if (record) announceShortLife(session, record, minTtlSeconds);
+  return record;
 }
 
 /** The cached token first (no lock, nothing loaded but the store), then the steps under the lock. */
@@ -74,7 +77,10 @@ async function renew(
   const matching = tokens.belongs(stored) ? stored : undefined;
   if (!options.force) {
     const fresh = freshRecord(stored, tokens.service, options.minTtlSeconds, session.now());
-    if (fresh) return { record: fresh, source: 'cache' };
+    if (fresh) {
+      announceShortLife(session, fresh, options.minTtlSeconds);
+      return { record: fresh, source: 'cache' };
+    }
   }
   const [{ requestToken }, { ServiceError }] = await Promise.all([
     import('../oauth/token-request.js'),
@@ -151,8 +157,9 @@ async function renew(
 }
 
 /**
- * Said when a renewal gives a token whose whole life is not longer than the minimum TTL asked for:
- * that minimum counts as half the life (minTtlCountsAsHalfLife), which the caller should know.
+ * Said whenever the token given (cached or new) has a whole life not longer than the minimum TTL
+ * asked for: that minimum counts as half the life (minTtlCountsAsHalfLife), which the caller
+ * should know every time it changes the answer.
  */
 function announceShortLife(session: Session, record: TokenRecord, minTtlSeconds: number): void {
   const lifeSeconds = wholeLifeSeconds(record);

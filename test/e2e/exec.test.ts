@@ -21,7 +21,38 @@ const curlSkipped = hasCurl ? '' : ' (skipped: curl is not installed)';
 const printEnv =
   'process.stdout.write(JSON.stringify([process.env.TOKENCLI_ACCESS_TOKEN, process.env.TOKENCLI_TOKEN_EXPIRES_AT, process.env.TOKENCLI_BASE_URL, process.argv.slice(1)]))';
 
+const SIGINT_SOON = join(import.meta.dirname, 'fixtures/sigint-soon.cjs');
+
 describe('tokencli exec', () => {
+  test.each([
+    ['the cached light answer', [] as string[]],
+    ['the full CLI (--force)', ['--force']],
+  ])(
+    'Ctrl-C before the command starts, on %s: error: interrupted, exit 130, no command',
+    async (_, flags) => {
+      const env = freshEnv();
+      expect((await runCli(['token'], { env })).code).toBe(0);
+      const marker = join(tempDir(), 'ran');
+      const r = await runCli(
+        [
+          'exec',
+          ...flags,
+          '--',
+          process.execPath,
+          '-e',
+          `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')`,
+        ],
+        { env: { ...env, NODE_OPTIONS: `--require=${SIGINT_SOON}` } },
+      );
+      expect({ code: r.code, signal: r.signal, stderr: r.stderr }).toEqual({
+        code: 130,
+        signal: null,
+        stderr: 'error: interrupted\n',
+      });
+      expect(() => readFileSync(marker)).toThrow();
+    },
+  );
+
   test('runs the command without a shell, with the token, its expiry and the base URL in its environment', async () => {
     const env = freshEnv();
     const token = (await runCli(['token'], { env })).stdout.trim();

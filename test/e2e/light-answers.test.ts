@@ -311,3 +311,15 @@ describe('status and profile list|show are answered lightly, by their own run fu
     expect(unplaced(light, env.TOKENCLI_CONFIG_DIR)).toEqual(unplaced(full, fullEnv.TOKENCLI_CONFIG_DIR));
   });
 });
+
+describe('`tokencli version` is answered as --version is', () => {
+  test('the same line, without the full CLI', async () => {
+    const env = cleanEnv();
+    const flag = await run(['--version'], env);
+    const command = await run(['version'], env);
+    expect(output(command)).toEqual(output(flag));
+    expect(command.code).toBe(0);
+    expect(command.loaded).not.toContain('main.js');
+    expect(output(await run(['version'], env, true))).toEqual(output(flag));
+  });
+});

@@ -45,6 +45,23 @@ test('--profile par, while demo is the active profile: par is selected for this 
   expect(plain.stdout).toMatch(/^demo \(active\)$/m);
 });
 
+test('--json says which profile is selected for this run and which is active', async () => {
+  const configDir = twoProfiles();
+  expect((await runCli(['profile', 'use', 'demo'], { env: env(configDir) })).code).toBe(0);
+  const r = await runCli(['--profile', 'par', 'status', '--json'], { env: env(configDir) });
+  expect(r.code, r.stderr).toBe(0);
+  const json = JSON.parse(r.stdout);
+  expect(json).toMatchObject({ active_profile: 'demo', selected_profile: 'par' });
+  expect(json.profiles).toEqual([expect.objectContaining({ profile: 'par', active: false, selected: true })]);
+
+  const plain = JSON.parse((await runCli(['status', '--json'], { env: env(configDir) })).stdout);
+  expect(plain).toMatchObject({ active_profile: 'demo', selected_profile: 'demo' });
+  expect(plain.profiles).toEqual([
+    expect.objectContaining({ profile: 'demo', active: true, selected: true }),
+    expect.objectContaining({ profile: 'par', active: false, selected: false }),
+  ]);
+});
+
 test('the store: header does not claim a keychain profile is in the file', async () => {
   const configDir = twoProfiles({ store: 'keychain' });
   const all = await runCli(['status'], { env: env(configDir) });

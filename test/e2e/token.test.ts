@@ -139,6 +139,24 @@ describe('tokencli token', () => {
     }
   });
 
+  test('--no-store, an alias of --store none, does not answer from the cache either', async () => {
+    const env = demoEnv(serve.baseUrl, tempDir());
+    const cached = await runCli(['token'], { env });
+    expect(cached.code).toBe(0);
+    for (const args of [
+      ['--store', 'none', 'token'],
+      ['token', '--no-store'],
+    ]) {
+      const before = tokenRequests(serve.logs());
+      const r = await runCli(args, { env });
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toBe(cached.stdout);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(tokenRequests(serve.logs()) - before).toBe(1);
+    }
+    expect((await runCli(['token'], { env })).stdout).toBe(cached.stdout);
+  });
+
   test('the file store is 0600 in a 0700 directory even under umask 000', async () => {
     const configDir = `${tempDir()}/nested/tokencli`;
     const r = await runCli(['token'], { env: demoEnv(serve.baseUrl, configDir), umask: '000' });

@@ -15,6 +15,7 @@ import { serveCommand } from '../commands/serve/serve-command.js';
 import { ssoCommand } from '../commands/sso/sso-command.js';
 import { statusCommand } from '../commands/status/status-command.js';
 import { tokenCommand } from '../commands/token/token-command.js';
+import { versionCommand } from '../commands/version/version-command.js';
 import { HELP_FLAG, isClientGlobal, takesClientGlobals, VERSION_FLAG } from './flags.js';
 import type { FlagDef, ProgramDef } from './types.js';
 
@@ -98,5 +99,6 @@ export const PROGRAM: ProgramDef = {
     profileCommand,
     serveCommand,
     completionCommand,
+    versionCommand,
   ],
 };

@@ -110,7 +110,24 @@ export function buildProgram(
   };
   for (const def of PROGRAM.commands) add(program, def, def.name);
   program.hook('preAction', refuseClientGlobals);
+  program.hook('preAction', noStoreIsStoreNone);
   return program;
+}
+
+/**
+ * A command's `--no-store` is an alias of the global `--store none`, with its behaviour: the run
+ * neither reads nor keeps a token. Given with another `--store`, the two contradict each other.
+ */
+function noStoreIsStoreNone(program: Command, command: Command): void {
+  if (command.getOptionValueSource('store') !== 'cli' || command.opts().store !== false) return;
+  const given = program.getOptionValueSource('store') === 'cli' ? program.opts().store : undefined;
+  if (given !== undefined && given !== 'none') {
+    command.error(`error: --no-store (an alias of --store none) contradicts --store ${given}`, {
+      code: 'tokencli.storeConflict',
+      exitCode: 2,
+    });
+  }
+  program.setOptionValueWithSource('store', 'none', 'cli');
 }
 
 /**

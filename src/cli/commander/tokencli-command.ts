@@ -14,10 +14,12 @@
  * still hold). Drop an override when commander offers a public way to the same message (an
  * error-formatting hook), or the whole class if commander ever stops being the parser.
  */
-import { Command } from 'commander';
+import { Command, type Option } from 'commander';
 import { sanitizeText } from '../../text/sanitize.js';
 import { NO_COMMAND } from '../commands/exec/command-line.js';
-import { flagName, secretFlagMessage } from './unknown-option.js';
+import { shellWord } from '../commands/serve/invocation.js';
+import { type CommandFor, commandsFor } from '../output/paste-command.js';
+import { flagName, secretFlagAdvice, secretFlagMessage } from './unknown-option.js';
 
 interface CommanderInternals {
   unknownOption(flag: string): void;
@@ -34,16 +36,58 @@ export class TokencliCommand extends Command {
 
   /** The arguments from the first unknown option on, as the last parse left them. */
   #unknownArgs: readonly string[] = [];
+  /** The arguments the last parse was given (the root's: the whole line). */
+  #parsedArgs: readonly string[] = [];
 
   override parseOptions(argv: string[]): ReturnType<Command['parseOptions']> {
+    this.#parsedArgs = argv;
     const parsed = super.parseOptions(argv);
     this.#unknownArgs = parsed.unknown;
     return parsed;
   }
 
+  /** The root program: its options are the global flags, as parsed so far. */
+  #root(): Command {
+    let command: Command = this;
+    while (command.parent) command = command.parent;
+    return command;
+  }
+
+  /** `tokencli token`, `tokencli profile show`: this command's line, for "see … --help". */
+  #path(): string {
+    const names: string[] = [];
+    for (let command: Command | null = this; command; command = command.parent) names.unshift(command.name());
+    return names.join(' ');
+  }
+
+  /** The pasteable commands of a hint, with the global flags that chose this run's profile and service. */
+  #commands(): CommandFor {
+    const { profile, store, baseUrl, clientId, caFile } = this.#root().opts();
+    return commandsFor({ profile, store, baseUrl, clientId, caFile });
+  }
+
+  /**
+   * Every unknown option's error ends with where the command's flags are listed, unless it has
+   * a hint of its own already.
+   */
+  override error(message: string, errorOptions?: { code?: string; exitCode?: number }): never {
+    if (errorOptions?.code === 'commander.unknownOption' && !message.includes('\nhint: ')) {
+      return super.error(`${message}\nhint: see ${this.#path()} --help`, errorOptions);
+    }
+    return super.error(message, errorOptions);
+  }
+
   unknownOption(flag: string): void {
-    const secret = secretFlagMessage(flag);
+    const secret = secretFlagMessage(flag, this.#commands());
     if (secret) this.error(secret, { code: 'commander.unknownOption' });
+    if (flag === '-v' && !this.parent) {
+      // gh, kubectl and many others read -v one way or the other: name both, take neither.
+      this.error(
+        "error: unknown option '-v'\nhint: for the version, give --version (or tokencli version); for more output, --verbose",
+        { code: 'commander.unknownOption' },
+      );
+    }
+    if (!this.parent) this.#misplaced(flag);
     const name = flagName(flag);
     if (name !== flag && this.#knows(name)) {
       // `--password-stdin=hunter2`: commander calls a known flag with `=value` unknown and then
@@ -67,6 +111,33 @@ export class TokencliCommand extends Command {
     }
     // The name only: a value after `=` is never echoed, whatever it is.
     commanderPrototype.unknownOption.call(this, sanitizeText(flagName(flag)));
+  }
+
+  /**
+   * `tokencli --email a@b.c token`: a command's flag given before the command. Says whose it is,
+   * and the line with the flag moved after the command — unless the line holds a word that looks
+   * like a secret flag, which is never echoed.
+   */
+  #misplaced(flag: string): void {
+    const name = flagName(flag);
+    const line = [...this.#parsedArgs];
+    const at = line.indexOf(flag);
+    const end = line.indexOf('--');
+    for (let i = at + 1; i < (end < 0 ? line.length : end); i++) {
+      const sub = this.commands.find((c) => c.name() === line[i]);
+      if (!sub) continue;
+      const option = sub.options.find((o: Option) => o.long === name || o.short === name);
+      if (!option) return;
+      // The flag's value, when given as the next word, goes with it (the command word is not one).
+      const taken = name === flag && (option.required || option.optional) && i > at + 1 ? 2 : 1;
+      const moved = line.splice(at, taken);
+      line.splice(i - taken + 1, 0, ...moved);
+      const message = `error: option '${sanitizeText(name)}' belongs to ${sub.name()}: give it after the command`;
+      const shown = line.some((word) => word.startsWith('-') && secretFlagAdvice(word) !== undefined)
+        ? `see tokencli ${sub.name()} --help`
+        : `\`${['tokencli', ...line].map((word) => shellWord(sanitizeText(word))).join(' ')}\``;
+      this.error(`${message}\nhint: ${shown}`, { code: 'commander.unknownOption' });
+    }
   }
 
   /** Whether this command or one it belongs to (global flags) has the long option `name`. */

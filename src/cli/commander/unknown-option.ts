@@ -5,28 +5,30 @@
  * was typed there may be a secret.
  */
 import { sanitizeText } from '../../text/sanitize.js';
+import type { CommandFor } from '../output/paste-command.js';
 
 interface SecretFlagAdvice {
   what: string;
-  instead: string;
+  /** What to do instead; a command it names carries the run's profile flags (`cmd`). */
+  instead: (cmd: CommandFor) => string;
 }
 
 const PASSWORD: SecretFlagAdvice = {
   what: 'passwords',
-  instead: 'pipe it to --password-stdin or set TOKENCLI_PASSWORD',
+  instead: () => 'pipe it to --password-stdin or set TOKENCLI_PASSWORD',
 };
 const CLIENT_SECRET: SecretFlagAdvice = {
   what: 'client secrets',
-  instead: 'pipe it to --client-secret-stdin or set TOKENCLI_CLIENT_SECRET',
+  instead: () => 'pipe it to --client-secret-stdin or set TOKENCLI_CLIENT_SECRET',
 };
 const ACCESS_TOKEN: SecretFlagAdvice = {
   what: 'tokens',
-  instead:
-    'pipe it to `tokencli info --token-stdin`; commands that need one read it from the credential store',
+  instead: (cmd) =>
+    `pipe it to ${cmd('info --token-stdin')}; commands that need one read it from the credential store`,
 };
 const REFRESH_TOKEN: SecretFlagAdvice = {
   what: 'refresh tokens',
-  instead: 'run `tokencli login` once; token and refresh then use the stored refresh token',
+  instead: (cmd) => `run ${cmd('login')} once; token and refresh then use the stored refresh token`,
 };
 
 /** Flag names (ASCII-lowercased, without dashes or `=value`) that look like a secret. */
@@ -64,8 +66,8 @@ export function secretFlagAdvice(arg: string): SecretFlagAdvice | undefined {
  * The error for a secret-looking unknown flag (undefined for any other flag, which keeps
  * commander's wording and its "did you mean").
  */
-export function secretFlagMessage(arg: string): string | undefined {
+export function secretFlagMessage(arg: string, cmd: CommandFor): string | undefined {
   const advice = secretFlagAdvice(arg);
   if (!advice) return undefined;
-  return `error: unknown option '${sanitizeText(flagName(arg))}'\nhint: ${advice.what} are never taken as flag values (they would show in ps and shell history); ${advice.instead}`;
+  return `error: unknown option '${sanitizeText(flagName(arg))}'\nhint: ${advice.what} are never taken as flag values (they would show in ps and shell history); ${advice.instead(cmd)}`;
 }

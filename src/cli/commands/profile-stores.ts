@@ -8,14 +8,13 @@ import { storeUnreachable } from '../../session/profile-record.js';
 import { openStore } from '../../store/open-store.js';
 import type { CredentialStore, StoreKind } from '../../store/types.js';
 import type { Deps } from '../deps.js';
+import { noteLine } from '../output/prefixes.js';
 
 export type StoreFor = (profile: string) => Promise<CredentialStore>;
 
 export function profileStores(deps: Deps): StoreFor {
   const opened = new Map<StoreKind | 'default', Promise<CredentialStore>>();
-  const warn = (line: string) => {
-    if (!deps.globals.quiet) deps.io.stderr.write(`${line}\n`);
-  };
+  const warn = (line: string) => noteLine(deps, line);
   return async (profile) => {
     const settings = await deps.settings();
     const kind =
@@ -46,9 +45,7 @@ export async function everyStore(
   deps: Deps,
 ): Promise<{ stores: CredentialStore[]; unreachable: string | undefined }> {
   const settings = await deps.settings();
-  const warn = (line: string) => {
-    if (!deps.globals.quiet) deps.io.stderr.write(`${line}\n`);
-  };
+  const warn = (line: string) => noteLine(deps, line);
   const stores = [await openStore({ kind: 'file', configDir: settings.configDir, warn })];
   try {
     stores.push(await openStore({ kind: 'keychain', configDir: settings.configDir, warn }));

@@ -8,11 +8,14 @@
  * empty CMD (commandToRun, exec's own check), no fresh token — and the full CLI runs.
  */
 
+import { ExitCode } from '../../errors.js';
 import { commandToRun } from '../commands/exec/command-line.js';
 import type { ExecOptions } from '../commands/exec/exec.js';
 import { runWithToken } from '../commands/exec/exec-child.js';
+import type { GlobalOptions } from '../context.js';
 import { processIO } from '../input/io.js';
 import { CommandExit } from '../output/command-exit.js';
+import { writeStderr } from '../output/prefixes.js';
 import type { LightCommand } from './light-argv.js';
 import { cachedToken, lightContext } from './light-token.js';
 
@@ -33,10 +36,31 @@ export async function answer(plan: LightCommand, io = processIO()): Promise<numb
   }
   const cached = await cachedToken(ctx, (plan.options as unknown as ExecOptions).minTtl);
   if (!cached) return false;
+  // The way here may not have turned the event loop once: a Ctrl-C typed meanwhile is still
+  // pending. One turn lets the launcher's handler end the run (`interrupted`, below) before CMD
+  // starts and the signals become CMD's.
+  await new Promise((resolve) => setImmediate(resolve));
   try {
     return await runWithToken(command, args, cached.record, cached.service, ctx);
   } catch (error) {
     if (error instanceof CommandExit) return error.exitCode;
     throw error;
   }
+}
+
+/**
+ * Ctrl-C on an `exec` line before CMD starts, while no handler of the run's own is installed
+ * (bin/tokencli.js installs the one that calls this from its start, for exec lines only, so a
+ * cached `token` pays nothing): the run ends as an interrupted run ends (run-reported.ts), said
+ * and exit 130, instead of being killed by the signal. Once CMD runs, CMD has the signals.
+ */
+export function interrupted(args: readonly string[], io = processIO()): never {
+  const end = args.indexOf('--');
+  const own = end < 0 ? args : args.slice(0, end);
+  // A terminal echoed "^C" where the cursor was: the error starts on a line of its own.
+  writeStderr(
+    { io, globals: { color: !own.includes('--no-color') } as GlobalOptions },
+    `${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`,
+  );
+  process.exit(ExitCode.interrupted);
 }

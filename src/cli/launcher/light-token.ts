@@ -66,6 +66,9 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
     // without a probe and stay here. Warnings while reading mean a damaged entry.
     const openWarnings: string[] = [];
     const readWarned: string[] = [];
+    // A --min-ttl that counts as half the token's life: the full CLI words its warning (rare
+    // enough that the light bundle need not carry the wording).
+    let halfLife = false;
     let reading = false;
     let profile: string | undefined;
     // One clock reading, taken when freshness is judged and used again to render the token.
@@ -79,6 +82,7 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
       },
       // The signal only when something asks for it (Session.signal).
       onEvent: (event) => {
+        if (event.code === 'min_ttl_too_long') halfLife = true;
         if (event.code !== 'store_warning') return;
         if (reading) readWarned.push(event.message);
         else openWarnings.push(event.message);
@@ -105,7 +109,7 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
     if (store.kind === 'file' && !(await loadCredentialsFile(store.location)).ok) return undefined;
     reading = true;
     const record = await cachedTokenStep(session, minTtlSeconds);
-    if (!record || readWarned.length > 0) {
+    if (!record || readWarned.length > 0 || halfLife) {
       // The keychain store sets a damaged record aside as it reads it, so the full CLI will not
       // see it again: say it here. The file store changes nothing then, and the full CLI says it.
       if (store.kind === 'keychain') for (const line of readWarned) ctx.io.stderr.write(`${line}\n`);

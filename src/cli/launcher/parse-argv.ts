@@ -15,6 +15,7 @@ import {
   optionKey,
   type ProgramDef,
 } from '../command-model/types.js';
+import { versionCommand } from '../commands/version/version-command.js';
 
 export interface ParsedCommand {
   kind: 'command';
@@ -34,7 +35,10 @@ export type ParsedArgv = { kind: 'version' } | ParsedCommand;
 const find = (flags: readonly FlagDef[], long: string) => flags.find((flag) => flag.long === long);
 
 export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedArgv | undefined {
-  if (args.length === 1 && args[0] === VERSION_FLAG.long) return { kind: 'version' };
+  // `tokencli version` is the command that says the same (commands/version/version-command.ts).
+  if (args.length === 1 && (args[0] === VERSION_FLAG.long || args[0] === versionCommand.name)) {
+    return { kind: 'version' };
+  }
   const globals = flagDefaults(program.globals);
   const given: FlagDef[] = [];
   let command: CommandDef | undefined;

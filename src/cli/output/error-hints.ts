@@ -307,7 +307,8 @@ const HINTS: Partial<Record<ErrorReason, (details: Details, cmd: CommandFor) => 
     'pass the certificate (-----BEGIN CERTIFICATE-----) with --sign-cert and the key with --sign-key',
   sign_cert_mismatch: () => 'pass the certificate issued for this key, or leave out --sign-cert',
   assertion_already_signed: () => 'send it as it is, without --sign-key',
-  no_such_profile: (d) => profilesHint(String(d.profile), Array.isArray(d.names) ? d.names : []),
+  no_such_profile: (d, cmd) => profilesHint(String(d.profile), Array.isArray(d.names) ? d.names : [], cmd),
+  config_invalid: (_, cmd) => `fix the file, or remove it and run ${cmd('configure')}`,
   lock_unwritable: () =>
     'check that the config directory (TOKENCLI_CONFIG_DIR) is a directory you can write to',
 };

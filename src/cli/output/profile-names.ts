@@ -3,6 +3,7 @@
  * nearest name to what was typed (gh and git suggest the same way).
  */
 import type { ConfigFile } from '../../session/config-file.js';
+import type { CommandFor } from './paste-command.js';
 
 /** Levenshtein distance; the names are at most 64 characters (settings.ts), so O(n·m) is fine. */
 function distance(a: string, b: string): number {
@@ -33,11 +34,12 @@ export function profileNames(config: ConfigFile): string[] {
 }
 
 /** "profiles here: ci, default; did you mean "ci"?" — or how to create one when there are none. */
-export function profilesHint(typed: string, names: readonly string[]): string {
+export function profilesHint(typed: string, names: readonly string[], cmd: CommandFor): string {
   if (names.length === 0) {
-    return 'no profiles are configured yet; create one with `tokencli configure --profile NAME` or pass --base-url and --client-id';
+    return `no profiles are configured yet; create one with ${cmd('configure', 'NAME')} or pass --base-url and --client-id`;
   }
   const nearest = nearestName(typed, names);
   const list = `profiles here: ${names.join(', ')}`;
-  return nearest ? `did you mean "${nearest}"? (${list})` : `${list}; see \`tokencli profile list\``;
+  // Without the profile that does not exist: `profile list` would refuse it too.
+  return nearest ? `did you mean "${nearest}"? (${list})` : `${list}; see ${cmd('profile list', '')}`;
 }

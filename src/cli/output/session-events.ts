@@ -40,7 +40,7 @@ function words(event: SessionEvent, cmd: CommandFor): string | undefined {
     case 'service_override':
       return overrideWarning(event.profile, event.overrides, cmd);
     case 'min_ttl_too_long':
-      return `warning: --min-ttl ${event.minTtlSeconds}s is ${event.minTtlSeconds === event.lifeSeconds ? 'as long as' : 'longer than'} a new token's whole life (${formatDuration(event.lifeSeconds)}); the cached token is used while half its life (${formatDuration(event.lifeSeconds / 2)}) is left`;
+      return `warning: --min-ttl ${event.minTtlSeconds}s is ${event.minTtlSeconds === event.lifeSeconds ? 'as long as' : 'longer than'} the token's whole life (${formatDuration(event.lifeSeconds)}); the cached token is used while half its life (${formatDuration(event.lifeSeconds / 2)}) is left`;
     case 'login_progress':
       return event.message;
     case 'login_warning':

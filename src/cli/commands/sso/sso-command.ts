@@ -19,7 +19,7 @@ export const ssoCommand: CommandDef = {
     { long: '--audience', value: '<uri>', description: 'audience of a built assertion' },
     { long: '--client-secret-stdin', description: 'read the client secret from stdin' },
     { long: '--end-other-sessions', description: "end the user's other sessions (endOtherSessions=True)" },
-    { long: '--no-store', description: 'do not store the new token' },
+    { long: '--no-store', description: 'alias of the global --store none: read and keep no token' },
     { long: '--json', description: 'print the token and its details as JSON' },
     { long: '--show-tokens', description: 'show the refresh token unmasked in the JSON' },
   ],

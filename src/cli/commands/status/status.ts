@@ -111,7 +111,12 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
   const runStore = report.store;
   if (options.json) {
     const store = runStore ? { kind: runStore.kind, location: runStore.location } : null;
-    const document = { active_profile: report.activeProfile, store, profiles };
+    const document = {
+      active_profile: report.activeProfile,
+      selected_profile: report.selectedProfile,
+      store,
+      profiles,
+    };
     deps.io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     // The run's store heads the list only when it is every listed profile's: a profile whose
@@ -119,7 +124,7 @@ export async function run(options: StatusOptions, deps: Deps): Promise<void> {
     const shared = runStore !== undefined && profiles.every((p) => p.store === runStore.kind);
     const storeLine = runStore && shared ? `store: ${runStore.kind} (${runStore.location})` : undefined;
     const runLocation = runStore && !shared ? runStore : undefined;
-    const text = renderStatus(profiles, await selection(deps, report), runLocation, deps.now());
+    const text = renderStatus(profiles, selection(report), runLocation, deps.now());
     deps.io.stdout.write(`${storeLine ? `${storeLine}\n` : ''}${text}\n`);
     if (profiles.length === 0) {
       // As `profile list` says it: there is nothing to show, which is not an error.
@@ -179,14 +184,13 @@ interface Selection {
  * `--profile NAME` chooses a profile for this run only: when the saved active profile (the one
  * commands without --profile use) is another, NAME is "selected for this run", not "active".
  */
-async function selection(deps: Deps, report: ProfilesStatus): Promise<Selection> {
-  const profile = report.activeProfile;
-  const note = activeNote(profileSourceName(report.activeSource), report.activeExists);
-  if (report.activeSource === 'option') {
-    const { config } = await deps.settings();
-    const saved = deps.io.env.TOKENCLI_PROFILE || config.active_profile || 'default';
+function selection(report: ProfilesStatus): Selection {
+  const profile = report.selectedProfile;
+  const note = activeNote(profileSourceName(report.selectedSource), report.selectedExists);
+  if (report.selectedSource === 'option') {
+    const saved = report.activeProfile;
     if (saved !== profile) {
-      const missing = report.activeExists ? '' : ', not configured';
+      const missing = report.selectedExists ? '' : ', not configured';
       return {
         profile,
         header: `selected profile: ${profile} (--profile, for this run${missing}); active profile: ${saved}`,

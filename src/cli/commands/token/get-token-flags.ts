@@ -59,6 +59,10 @@ export const GET_TOKEN_FLAGS: readonly FlagDef[] = [
     description: "end the user's other sessions (endOtherSessions=True)",
     declinesCachedAnswer: true,
   },
-  // Changes only what a renewal would do: a cached answer is the same.
-  { long: '--no-store', description: 'do not store the new token' },
+  // An alias of `--store none`, which reads no cached token either: the full CLI answers it.
+  {
+    long: '--no-store',
+    description: 'alias of the global --store none: read and keep no token',
+    declinesCachedAnswer: true,
+  },
 ];

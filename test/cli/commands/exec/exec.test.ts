@@ -12,7 +12,12 @@ describe('exec: options and the command line', () => {
     [['exec', '--', 'env', '-0'], { path: 'exec', options: DEFAULTS, operands: [['env', '-0']] }],
     [
       ['exec', '--min-ttl', '3600', '--no-store', '--', 'node', '--help'],
-      { path: 'exec', options: { minTtl: '3600', store: false }, operands: [['node', '--help']] },
+      {
+        path: 'exec',
+        options: { minTtl: '3600', store: false },
+        operands: [['node', '--help']],
+        globals: { store: 'none' },
+      },
     ],
     [
       ['exec', '--force', '--', 'x', '--', 'y'],

@@ -2,8 +2,8 @@
  * `tokencli profile`'s option parsing and defaults, in-process against a recorded run function
  * (argv → commander, built from src/cli/commands/profile/profile-command.ts → the typed options and operands).
  */
-import { describe } from 'vitest';
-import { testRecordedRuns } from '../record-run.js';
+import { describe, expect, test } from 'vitest';
+import { runChecked, testRecordedRuns } from '../record-run.js';
 
 describe('profile: options', () => {
   testRecordedRuns([
@@ -20,4 +20,13 @@ describe('profile: options', () => {
       { path: 'profile remove', options: { yes: true }, operands: ['old'] },
     ],
   ]);
+});
+
+describe('profile: help', () => {
+  test.each(['list', 'use', 'show', 'remove'])('profile %s --help has examples of itself', async (sub) => {
+    const help = await runChecked(['profile', sub, '--help']);
+    expect(help.code).toBe(0);
+    const examples = help.stdout.split('\nExamples:\n')[1] ?? '';
+    expect(examples).toContain(`tokencli profile ${sub}`);
+  });
 });

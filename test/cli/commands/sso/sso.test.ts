@@ -10,7 +10,12 @@ describe('sso: options', () => {
     [['sso'], { path: 'sso', options: { store: true }, operands: [] }],
     [
       ['sso', '--saml-response', 'r.xml', '--no-store', '--json'],
-      { path: 'sso', options: { store: false, samlResponse: 'r.xml', json: true }, operands: [] },
+      {
+        path: 'sso',
+        options: { store: false, samlResponse: 'r.xml', json: true },
+        operands: [],
+        globals: { store: 'none' },
+      },
     ],
     [
       [

@@ -16,7 +16,21 @@ describe('token: options', () => {
     ],
     [
       ['token', '--json', '--show-tokens', '--no-store'],
-      { path: 'token', options: { ...DEFAULTS, store: false, json: true, showTokens: true }, operands: [] },
+      {
+        path: 'token',
+        options: { ...DEFAULTS, store: false, json: true, showTokens: true },
+        operands: [],
+        globals: { store: 'none' },
+      },
+    ],
+    // --no-store is an alias of the global --store none: the run gets the same store.
+    [
+      ['--store', 'none', 'token'],
+      { path: 'token', options: DEFAULTS, operands: [], globals: { store: 'none' } },
+    ],
+    [
+      ['--store', 'none', 'token', '--no-store'],
+      { path: 'token', options: { ...DEFAULTS, store: false }, operands: [], globals: { store: 'none' } },
     ],
     [
       ['token', '--email', 'ci@example.com', '--password-stdin', '--force', '--end-other-sessions'],
@@ -64,6 +78,14 @@ describe('token: checks', () => {
     ],
   ])('%j is a usage error before any store or network', async (argv, stderr) => {
     expect(await runChecked(argv)).toEqual({ code: 2, stdout: '', stderr });
+  });
+
+  test('--no-store with another --store is a contradiction', async () => {
+    expect(await runChecked(['--store', 'file', 'token', '--no-store'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --no-store (an alias of --store none) contradicts --store file\n',
+    });
   });
 
   test('--format takes only its choices', async () => {
