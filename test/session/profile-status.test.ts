@@ -48,7 +48,12 @@ describe('profilesStatus', () => {
     const dir = join(tempDir('tokencli-profile-status-'), 'tokencli');
     const s = session(dir);
     const status = await profilesStatus(s, sameStore(s));
-    expect(status).toMatchObject({ activeProfile: 'default', activeSource: 'default', activeExists: false });
+    expect(status).toMatchObject({
+      selectedProfile: 'default',
+      selectedSource: 'default',
+      selectedExists: false,
+      activeProfile: 'default',
+    });
     expect(status.profiles).toEqual([]);
     expect(existsSync(dir)).toBe(false);
   });
@@ -57,12 +62,18 @@ describe('profilesStatus', () => {
     const dir = await configured();
     const s = session(dir);
     const status = await profilesStatus(s, sameStore(s));
-    expect(status).toMatchObject({ activeProfile: 'b', activeSource: 'active profile', activeExists: true });
+    expect(status).toMatchObject({
+      selectedProfile: 'b',
+      selectedSource: 'active profile',
+      selectedExists: true,
+      activeProfile: 'b',
+    });
     expect(status.profiles.map((p) => p.profile)).toEqual(['a', 'b', 'c']);
     const [a, b, c] = status.profiles;
     expect(a).toEqual({
       profile: 'a',
       active: false,
+      selected: false,
       base_url: sampleRecord().base_url,
       client_id: sampleRecord().client_id,
       email: 'a@example.com',
@@ -89,7 +100,8 @@ describe('profilesStatus', () => {
     const byVariable = session(dir, { TOKENCLI_PROFILE: 'c' });
     const status = await profilesStatus(byVariable, sameStore(byVariable));
     expect(status.profiles.map((p) => p.profile)).toEqual(['c']);
-    expect(status.activeSource).toBe('environment');
+    expect(status.selectedSource).toBe('environment');
+    expect(status.activeProfile).toBe('c');
 
     const missing = new Session({
       env: { TOKENCLI_CONFIG_DIR: dir, TOKENCLI_STORE: 'file' },
