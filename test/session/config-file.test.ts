@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { InputError } from '../../src/errors.js';
 import { configDirFrom, readConfig, updateConfig, writeConfig } from '../../src/session/config-file.js';
 import { tempDir } from '../fs/temp-dirs.js';
 
@@ -36,10 +36,12 @@ describe('readConfig', () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as UsageError).message).toMatch(problem);
-    expect((error as UsageError).message).toContain(join(dir, 'config.json'));
-    expect((error as UsageError).hint).toBe('fix the file, or remove it and run `tokencli configure`');
+    // The library names no command: the CLI words the hint from the reason (error-hints.ts).
+    expect(error).toBeInstanceOf(InputError);
+    expect(error).toMatchObject({ code: 'usage', reason: 'config_invalid', hint: undefined });
+    expect((error as InputError).message).toMatch(problem);
+    expect((error as InputError).message).toContain(join(dir, 'config.json'));
+    expect((error as InputError).details).toEqual({ path: join(dir, 'config.json') });
   });
 });
 
@@ -85,7 +87,7 @@ describe('updateConfig', () => {
   it('leaves a damaged file as it is', async () => {
     const dir = tempDir('tokencli-config-file-');
     writeFileSync(join(dir, 'config.json'), '{"profiles": {', { mode: 0o600 });
-    await expect(updateConfig(dir, () => true)).rejects.toBeInstanceOf(UsageError);
+    await expect(updateConfig(dir, () => true)).rejects.toBeInstanceOf(InputError);
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe('{"profiles": {');
   });
 });
