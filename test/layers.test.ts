@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unregisteredTempDir } from './fs/temp-dirs.js';
+import { unregisteredTempDir } from './helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');

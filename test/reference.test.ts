@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { tempDir } from './fs/temp-dirs.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '..');
 const generator = join(root, 'scripts/reference.mjs');

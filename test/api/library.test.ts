@@ -14,8 +14,8 @@ import {
   TokencliError,
 } from '../../src/index.js';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { tempDir } from '../fs/temp-dirs.js';
 import { demoClientEnv } from '../helpers/in-process-cli.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import { DEMO, postLogin, startService } from '../server/helpers.js';
 
 async function setup() {

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { type SessionEvent, TokenClient, TokencliError } from '../../src/index.js';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { tempDir } from '../fs/temp-dirs.js';
 import { demoClientEnv } from '../helpers/in-process-cli.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import { rawGet } from '../login/http-get.js';
 import { DEMO, postLogin, startService } from '../server/helpers.js';
 

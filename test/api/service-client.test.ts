@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { getToken, type SessionEvent, TokenClient } from '../../src/index.js';
 import { demoServiceConfig } from '../../src/server/index.js';
 import { writeConfig } from '../../src/session/config-file.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import { DEMO, startService } from '../server/helpers.js';
 
 async function setup() {

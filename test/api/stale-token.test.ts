@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { getToken, getTokenInfo, ServiceError } from '../../src/index.js';
 import { demoServiceConfig } from '../../src/server/index.js';
-import { tempDir } from '../fs/temp-dirs.js';
 import { demoClientEnv } from '../helpers/in-process-cli.js';
 import { readStoredCredentials, writeStoredTokens } from '../helpers/stored-credentials.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import { DEMO, startService } from '../server/helpers.js';
 
 describe('a refused cached access token', () => {

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 
 afterAll(removeTempDirs);
 

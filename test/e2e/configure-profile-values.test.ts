@@ -8,9 +8,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import { afterAll, describe, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { DEMO } from './env.js';
 
 const serve = serveForFile();

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
 import { readStoredCredentials } from '../helpers/stored-credentials.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 
 afterAll(removeTempDirs);
 

@@ -8,8 +8,8 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { BINARY, CLI, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { demoLoginEnv, loginWithoutBrowser, startLogin } from '../helpers/cli-login.js';
 import { readStoredCredentials } from '../helpers/stored-credentials.js';
-import { demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
 
 let serve: ServeHandle;

@@ -10,7 +10,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ARTIFACTS, hasChromium, launchChromium, skippedWithoutChromium } from '../helpers/chromium.js';
 import { runCli, type ServeHandle, startServe } from '../helpers/cli.js';
-import { ANY_PORT, demoLoginEnv, startLogin } from '../login/cli-login.js';
+import { ANY_PORT, demoLoginEnv, startLogin } from '../helpers/cli-login.js';
 import { DEMO, tokenRequests } from './env.js';
 
 let serve: ServeHandle;

@@ -7,8 +7,8 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { ANY_PORT, expectNothingStored, loginWithoutBrowser, startLogin } from '../helpers/cli-login.js';
 import { clientEnv } from '../helpers/client-env.js';
-import { ANY_PORT, expectNothingStored, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO, DEMO_CLIENT } from './env.js';
 
 let serve: ServeHandle;

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ARTIFACTS, hasChromium, launchChromium, skippedWithoutChromium } from '../helpers/chromium.js';
 import { type ServeHandle, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
-import { ANY_PORT, demoLoginEnv, expectNothingStored, startLogin } from '../login/cli-login.js';
+import { ANY_PORT, demoLoginEnv, expectNothingStored, startLogin } from '../helpers/cli-login.js';
 
 let serve: ServeHandle;
 let browser: Browser | undefined;

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, loginWithoutBrowser, startLogin } from '../helpers/cli-login.js';
 import { serveForFile } from '../helpers/serve.js';
-import { ANY_PORT, demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { credentialsPath, DEMO } from './env.js';
 
 const serve = serveForFile();

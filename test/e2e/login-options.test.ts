@@ -6,8 +6,8 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type ServeHandle, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, loginWithoutBrowser, startLogin } from '../helpers/cli-login.js';
 import { serveForFile } from '../helpers/serve.js';
-import { ANY_PORT, demoLoginEnv, loginWithoutBrowser, startLogin } from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
 const serve = serveForFile();

@@ -7,7 +7,6 @@ import { request } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { serveForFile } from '../helpers/serve.js';
 import {
   ANY_PORT,
   demoLoginEnv,
@@ -16,7 +15,8 @@ import {
   loginWithoutBrowser,
   redirectUriOf,
   startLogin,
-} from '../login/cli-login.js';
+} from '../helpers/cli-login.js';
+import { serveForFile } from '../helpers/serve.js';
 import { DEMO } from './env.js';
 
 const serve = serveForFile();

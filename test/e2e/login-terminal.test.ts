@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, expectNothingStored } from '../helpers/cli-login.js';
 import { serveForFile } from '../helpers/serve.js';
-import { ANY_PORT, demoLoginEnv, expectNothingStored } from '../login/cli-login.js';
 import { DEMO } from './env.js';
 
 const serve = serveForFile();

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { hasScript } from '../helpers/terminal.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
 

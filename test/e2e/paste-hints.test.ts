@@ -5,8 +5,8 @@
  */
 import { afterAll, expect, test } from 'vitest';
 import { tokencliCommand } from '../../src/cli/output/paste-command.js';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
+import { ANY_PORT, demoLoginEnv, startLogin } from '../helpers/cli-login.js';
 import { serveForFile } from '../helpers/serve.js';
 import {
   plantedRecord,
@@ -14,7 +14,7 @@ import {
   writeProfiles,
   writeStoredProfiles,
 } from '../helpers/stored-credentials.js';
-import { ANY_PORT, demoLoginEnv, startLogin } from '../login/cli-login.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { DEMO } from './env.js';
 
 const serve = serveForFile();

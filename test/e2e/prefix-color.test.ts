@@ -4,9 +4,9 @@
  * never with NO_COLOR or `--no-color`. Only the prefix is coloured; the token on stdout never is.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { demoEnv } from './env.js';
 

@@ -4,9 +4,9 @@
  * here, so a profile that records the keychain cannot reach it.
  */
 import { afterAll, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
 import { writeProfiles } from '../helpers/stored-credentials.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 
 afterAll(removeTempDirs);
 

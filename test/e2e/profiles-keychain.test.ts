@@ -9,9 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs } from '../fs/temp-dirs.js';
 import { CLI_SH, runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
+import { removeTempDirs } from '../helpers/temp-dirs.js';
 import { missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
 import { DEMO } from './env.js';
 

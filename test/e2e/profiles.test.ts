@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { type CliResult, runCli, type ServeHandle, startServe } from '../helpers/cli.js';
 import { plantedRecord, writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { hasScript, onTerminal } from '../helpers/terminal.js';
 import { credentialsPath, DEMO, demoEnv, tokenRequests } from './env.js';
 

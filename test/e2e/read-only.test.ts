@@ -8,9 +8,9 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { runCli } from '../helpers/cli.js';
 import { writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 
 afterAll(removeTempDirs);
 

@@ -8,9 +8,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { writeProfiles } from '../helpers/stored-credentials.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { child, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
 
 afterAll(removeTempDirs);

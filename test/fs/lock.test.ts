@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TokencliError } from '../../src/errors.js';
 import { withFileLock } from '../../src/fs/lock.js';
 import { described } from '../helpers/described.js';
-import { distModule } from './dist-module.js';
-import { tempDir as makeTempDir, removeTempDirs } from './temp-dirs.js';
+import { distModule } from '../helpers/dist-module.js';
+import { tempDir as makeTempDir, removeTempDirs } from '../helpers/temp-dirs.js';
 
 const CHILD = resolve(import.meta.dirname, 'fixtures/lock-child.mjs');
 

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { tempDir as registeredTempDir } from '../fs/temp-dirs.js';
+import { tempDir as registeredTempDir } from './temp-dirs.js';
 
 export const BIN = resolve(import.meta.dirname, '../../bin/tokencli.js');
 

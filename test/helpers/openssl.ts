@@ -5,8 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { tempDir } from '../fs/temp-dirs.js';
 import { requiredInCi } from './ci-required.js';
+import { tempDir } from './temp-dirs.js';
 
 /** Why certificate tests skip, or undefined when the openssl CLI works. */
 export const opensslMissing: string | undefined = (() => {

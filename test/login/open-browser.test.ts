@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { isSafeToOpen, openBrowser } from '../../src/login/open-browser.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 const dir = tempDir('tokencli-browser-');
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ServiceConfigError } from '../../src/server/config-error.js';
 import { demoServiceConfig, loadServiceConfig, validateServiceConfig } from '../../src/server/index.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 const CERTIFICATE = readFileSync(new URL('./fixtures/idp-certificate.pem', import.meta.url), 'utf8');
 const RSA = generateKeyPairSync('rsa', { modulusLength: 2048 });

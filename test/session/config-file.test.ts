@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { configDirFrom, readConfig, updateConfig, writeConfig } from '../../src/session/config-file.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 describe('readConfig', () => {
   it('reads a missing file, or a missing directory, as no profile', async () => {

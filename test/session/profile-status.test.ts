@@ -10,7 +10,7 @@ import { TokencliError } from '../../src/errors.js';
 import { writeConfig } from '../../src/session/config-file.js';
 import { profilesStatus, type StoreFor } from '../../src/session/profile-status.js';
 import { Session } from '../../src/session/session.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import { sampleRecord } from '../store/records.js';
 
 function session(configDir: string, env: NodeJS.ProcessEnv = {}) {

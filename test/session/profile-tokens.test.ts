@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readConfig, writeConfig } from '../../src/session/config-file.js';
 import { belongsTo, freshRecord, requiredLifeMs } from '../../src/session/profile-tokens.js';
 import { Session } from '../../src/session/session.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import { sampleRecord } from '../store/records.js';
 
 const SERVICE = { baseUrl: 'http://127.0.0.1:8080', clientId: 'demo-client' };

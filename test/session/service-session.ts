@@ -8,8 +8,8 @@ import type { SessionEvent } from '../../src/session/events.js';
 import { givenSecrets } from '../../src/session/secret-source.js';
 import { Session } from '../../src/session/session.js';
 import type { TokenRecord } from '../../src/store/types.js';
-import { tempDir } from '../fs/temp-dirs.js';
 import { demoClientEnv } from '../helpers/in-process-cli.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 import { DEMO, exchangeCode, obtainCode, startService } from '../server/helpers.js';
 
 /** The demo app's secret and the demo user's password, given up front as the library gives them. */

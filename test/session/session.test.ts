@@ -10,7 +10,7 @@ import { readConfig, writeConfig } from '../../src/session/config-file.js';
 import type { SessionEvent } from '../../src/session/events.js';
 import type { SecretSource } from '../../src/session/secret-source.js';
 import { Session } from '../../src/session/session.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 function secrets(given?: string, asked?: string): SecretSource {
   return {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeConfig } from '../../src/session/config-file.js';
 import { resolveSettings, type SettingOptions } from '../../src/session/settings.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 async function configDir(): Promise<string> {
   const dir = tempDir('tokencli-profile-settings-');

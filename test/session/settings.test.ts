@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { writeConfig } from '../../src/session/config-file.js';
 import { noSuchProfile, resolveSettings } from '../../src/session/settings.js';
-import { tempDir } from '../fs/temp-dirs.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 describe('noSuchProfile', () => {
   it('lists the profiles there are as an array, sorted', async () => {

@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { unregisteredTempDir } from '../fs/temp-dirs.js';
+import { unregisteredTempDir } from '../helpers/temp-dirs.js';
 
 export default function setup(): () => void {
   const systemTemp = tmpdir();

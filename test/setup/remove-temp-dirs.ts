@@ -1,8 +1,8 @@
 /**
  * vitest setupFiles: after each test file (this afterAll runs after the file's own, hooks being
- * stacked), remove the temporary directories it made with tempDir() from test/fs/temp-dirs.ts.
+ * stacked), remove the temporary directories it made with tempDir() from test/helpers/temp-dirs.ts.
  */
 import { afterAll } from 'vitest';
-import { removeTempDirs } from '../fs/temp-dirs.js';
+import { removeTempDirs } from '../helpers/temp-dirs.js';
 
 afterAll(removeTempDirs);

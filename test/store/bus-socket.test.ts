@@ -16,8 +16,8 @@ import {
   defaultBusSocketKind,
 } from '../../src/store/bus-socket.js';
 import { pipeHandleBindings, TESTED_NODE_MAJORS } from '../../src/store/pipe-handle-socket.js';
-import { distModule } from '../fs/dist-module.js';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
+import { distModule } from '../helpers/dist-module.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 
 afterAll(removeTempDirs);

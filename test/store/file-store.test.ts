@@ -14,8 +14,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TokencliError } from '../../src/errors.js';
 import { FileStore } from '../../src/store/file-store.js';
-import { distModule } from '../fs/dist-module.js';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
+import { distModule } from '../helpers/dist-module.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { sampleRecord } from './records.js';
 
 function setup(options: { create?: boolean } = {}) {

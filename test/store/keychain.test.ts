@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
-import { removeTempDirs } from '../fs/temp-dirs.js';
+import { removeTempDirs } from '../helpers/temp-dirs.js';
 import {
   type ChildReport,
   child,

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeTempDirs } from '../fs/temp-dirs.js';
+import { removeTempDirs } from '../helpers/temp-dirs.js';
 import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 import { child, explicitError, fallbackWarning, runSession, sandbox } from './store-child.js';
 

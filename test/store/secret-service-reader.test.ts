@@ -7,7 +7,7 @@ import { secretServiceAttributes } from '../../src/store/keychain-store.js';
 import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
 import { openSecretService } from '../../src/store/secret-service-probe.js';
 import { readSecretText, type SecretLookup, startSecretRead } from '../../src/store/secret-service-reader.js';
-import { removeTempDirs, tempDir } from '../fs/temp-dirs.js';
+import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 import { sampleRecord } from './records.js';
 

@@ -1,14 +1,14 @@
 /**
- * Runs fixtures/store-child.mjs (against the BUILT dist/, see ../fs/dist-module.ts) directly or
+ * Runs fixtures/store-child.mjs (against the BUILT dist/, see ../helpers/dist-module.ts) directly or
  * inside a private D-Bus session with gnome-keyring, in a throw-away HOME so that no test ever
  * touches the developer's real keyring.
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { distModule } from '../fs/dist-module.js';
-import { tempDir } from '../fs/temp-dirs.js';
 import { collectOutput } from '../helpers/cli.js';
+import { distModule } from '../helpers/dist-module.js';
+import { tempDir } from '../helpers/temp-dirs.js';
 
 export const CHILD = resolve(import.meta.dirname, 'fixtures/store-child.mjs');
 const SESSION_SCRIPT = resolve(import.meta.dirname, 'fixtures/keyring-session.sh');

@@ -8,7 +8,7 @@ import { expect, test } from 'vitest';
 import { buildProgram } from '../../../src/cli/commander/build-program.js';
 import type { Deps } from '../../../src/cli/deps.js';
 import { main } from '../../../src/cli/main.js';
-import { tempDir } from '../../fs/temp-dirs.js';
+import { tempDir } from '../../helpers/temp-dirs.js';
 import { createTestIO } from '../../helpers/test-io.js';
 
 export interface Recorded {

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { demoServiceConfig } from '../../../src/server/index.js';
-import { tempDir } from '../../fs/temp-dirs.js';
 import {
   credentialsFile,
   readStoredCredentials,
   writeStoredTokens,
 } from '../../helpers/stored-credentials.js';
+import { tempDir } from '../../helpers/temp-dirs.js';
 import { createTestIO } from '../../helpers/test-io.js';
 import { DEMO, startService, type TestService } from '../../server/helpers.js';
 

@@ -13,8 +13,8 @@ import type { CommandContext } from '../../../src/cli/context.js';
 import { lightPlan } from '../../../src/cli/launcher/light-argv.js';
 import { answer as answerToken, printCachedToken } from '../../../src/cli/launcher/light-token.js';
 import type { TokenRecord } from '../../../src/store/types.js';
-import { tempDir } from '../../fs/temp-dirs.js';
 import { writeProfiles } from '../../helpers/stored-credentials.js';
+import { tempDir } from '../../helpers/temp-dirs.js';
 import { sampleRecord } from '../../store/records.js';
 
 const BASE_URL = 'http://127.0.0.1:8080';

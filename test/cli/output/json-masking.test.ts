@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { demoServiceConfig } from '../../../src/server/index.js';
-import { tempDir } from '../../fs/temp-dirs.js';
 import { inProcessCli } from '../../helpers/in-process-cli.js';
+import { tempDir } from '../../helpers/temp-dirs.js';
 import { startService } from '../../server/helpers.js';
 
 describe('refresh tokens in --json', () => {

@@ -7,8 +7,8 @@
 import { expect, test } from 'vitest';
 import { main } from '../../../../src/cli/main.js';
 import { demoServiceConfig } from '../../../../src/server/index.js';
-import { tempDir } from '../../../fs/temp-dirs.js';
 import { demoClientEnv } from '../../../helpers/in-process-cli.js';
+import { tempDir } from '../../../helpers/temp-dirs.js';
 import { createTestIO } from '../../../helpers/test-io.js';
 import { DEMO, startService } from '../../../server/helpers.js';
 

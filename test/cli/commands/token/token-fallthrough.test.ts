@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { demoServiceConfig } from '../../../../src/server/index.js';
 import { openStore } from '../../../../src/store/open-store.js';
-import { tempDir } from '../../../fs/temp-dirs.js';
 import { inProcessCli } from '../../../helpers/in-process-cli.js';
+import { tempDir } from '../../../helpers/temp-dirs.js';
 import { DEMO, startService, type TestService } from '../../../server/helpers.js';
 
 interface Setup {

@@ -5,8 +5,8 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { expect } from 'vitest';
-import { BIN, type CliResult, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
-import { clientEnv } from '../helpers/client-env.js';
+import { BIN, type CliResult, cleanEnv, runCli, tempDir } from './cli.js';
+import { clientEnv } from './client-env.js';
 
 /** Any free port, no browser: the redirect URI most login tests use. */
 export const ANY_PORT = ['--no-browser', '--redirect-uri', 'http://127.0.0.1:0/callback'];

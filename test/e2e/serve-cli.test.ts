@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { runCli, serviceConfigFile, startServe } from '../helpers/cli.js';
-import { clientCredentials, DEMO, rawRequest, tokenInfo } from './helpers.js';
+import { clientCredentials, DEMO, rawRequest, tokenInfo } from '../server/helpers.js';
 
 describe('tokencli serve', () => {
   test('prints one base_url line, the demo credentials, and one log line per request; SIGTERM exits 0', async () => {
