@@ -135,7 +135,12 @@ function seaRequire(id) {
 function loadLight(name, plainRequire = false) {
   const vm = process.getBuiltinModule('node:vm');
   const filename = sea ? `tokencli:${name}.cjs` : join(bundles, `${name}.cjs`);
-  const source = sea ? sea.getAsset(`${name}.cjs`, 'utf8') : fs.readFileSync(filename, 'utf8');
+  // The bundles are ASCII (scripts/bundle.mjs and scripts/release/build-sea.mjs escape the rest),
+  // so latin1 straight from the asset's bytes reads them as utf8 would, without the copy and the
+  // TextDecoder of getAsset(name, 'utf8'): a quarter of a millisecond for light-token.
+  const source = sea
+    ? Buffer.from(sea.getRawAsset(`${name}.cjs`)).toString('latin1')
+    : fs.readFileSync(filename, 'utf8');
   const build = source.startsWith(HEADER) ? source.slice(HEADER.length, source.indexOf('\n')) : undefined;
   const cacheFile = codeCacheDir && build && join(codeCacheDir, `${name}-${build}`);
   let cached;
