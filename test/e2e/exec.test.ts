@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, BINARY, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { demoEnv, tokenRequests } from './env.js';
 
@@ -23,12 +23,16 @@ const printEnv =
 
 const SIGINT_SOON = join(import.meta.dirname, 'fixtures/sigint-soon.cjs');
 
+// The Ctrl-C is sent by a script preloaded through NODE_OPTIONS, timed by the launcher's own
+// start; the single executable takes no NODE_OPTIONS (it would pass the preload on to CMD instead).
+const sigintSkipped = BINARY ? ' (skipped: the executable takes no NODE_OPTIONS preload)' : '';
+
 describe('tokencli exec', () => {
-  test.each([
+  test.skipIf(BINARY).each([
     ['the cached light answer', [] as string[]],
     ['the full CLI (--force)', ['--force']],
   ])(
-    'Ctrl-C before the command starts, on %s: error: interrupted, exit 130, no command',
+    `Ctrl-C before the command starts, on %s: error: interrupted, exit 130, no command${sigintSkipped}`,
     async (_, flags) => {
       const env = freshEnv();
       expect((await runCli(['token'], { env })).code).toBe(0);

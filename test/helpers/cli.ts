@@ -24,8 +24,6 @@ export const CLI: readonly [string, ...string[]] = BINARY ? [BINARY] : [process.
 /** {@link CLI} as words for `/bin/sh -c` (single-quoted), for tests that run it in a shell session. */
 export const CLI_SH = CLI.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
 
-('TOKENCLI_BINARY is set: this tests the npm package (node, bin/, dist/), not the executable');
-
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
