@@ -9,7 +9,7 @@ import { ExitCode, InterruptedError, TokencliError } from '../errors.js';
 import type { IO } from './input/io.js';
 import { CommandExit } from './output/command-exit.js';
 import { runTarget } from './output/paste-command.js';
-import { paintPrefixes, stderrColor } from './output/prefixes.js';
+import { interruptedLine, paintPrefixes, stderrColor } from './output/prefixes.js';
 
 /**
  * Runs `body` with the run's abort signal and returns the exit code: 0 when it returns, a
@@ -44,8 +44,7 @@ async function reportError(error: unknown, io: IO, verbose: boolean, signal: Abo
   const write = (lines: string) =>
     io.stderr.write(paintPrefixes(lines, stderrColor(io, target.noColor === true)));
   if (signal.aborted && !(error instanceof TokencliError && error.code !== 'interrupted')) {
-    // A terminal echoed "^C" where the cursor was (ECHOCTL): start the error on a line of its own.
-    write(`${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`);
+    write(interruptedLine(io));
     return ExitCode.interrupted;
   }
   // Loaded only on failure: the wording table is not on the path of a successful `token`.

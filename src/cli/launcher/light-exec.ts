@@ -15,7 +15,7 @@ import { runWithToken } from '../commands/exec/exec-child.js';
 import type { GlobalOptions } from '../context.js';
 import { processIO } from '../input/io.js';
 import { CommandExit } from '../output/command-exit.js';
-import { writeStderr } from '../output/prefixes.js';
+import { interruptedLine, writeStderr } from '../output/prefixes.js';
 import type { LightCommand } from './light-argv.js';
 import { cachedToken, lightContext } from './light-token.js';
 
@@ -57,10 +57,6 @@ export async function answer(plan: LightCommand, io = processIO()): Promise<numb
 export function interrupted(args: readonly string[], io = processIO()): never {
   const end = args.indexOf('--');
   const own = end < 0 ? args : args.slice(0, end);
-  // A terminal echoed "^C" where the cursor was: the error starts on a line of its own.
-  writeStderr(
-    { io, globals: { color: !own.includes('--no-color') } as GlobalOptions },
-    `${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`,
-  );
+  writeStderr({ io, globals: { color: !own.includes('--no-color') } as GlobalOptions }, interruptedLine(io));
   process.exit(ExitCode.interrupted);
 }

@@ -44,3 +44,11 @@ export function writeStderr(ctx: Pick<CommandContext, 'io' | 'globals'>, text: s
 export function noteLine(ctx: Pick<CommandContext, 'io' | 'globals'>, line: string): void {
   if (!ctx.globals.quiet) writeStderr(ctx, `${line}\n`);
 }
+
+/**
+ * The line an interrupted run ends with. A terminal echoed "^C" where the cursor was (ECHOCTL), so
+ * there it starts on a line of its own.
+ */
+export function interruptedLine(io: IO): string {
+  return `${io.stderrIsTTY ? '\n' : ''}error: interrupted\n`;
+}
