@@ -132,6 +132,17 @@ function seaRequire(id) {
   return seaImports.seaRequire(id, cacheRoot);
 }
 
+/** The executable's own code cache of a bundle (its asset NAME.code-cache), or undefined. */
+const embeddedCache = function embeddedCache(name) {
+  try {
+    // A view of the executable's bytes: no copy.
+    return parseCacheFile(Buffer.from(sea.getRawAsset(`${name}.code-cache`)));
+  } catch {
+    // An executable built without one.
+    return undefined;
+  }
+};
+
 /**
  * Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs; inside the executable, its
  * asset of the same name) and returns its exports. `require` is the lazy one unless `plainRequire`: a
@@ -155,6 +166,10 @@ const loadLight = function loadLight(name, plainRequire = false) {
   } catch {
     // None yet.
   }
+  // The executable carries the cache its build made of each bundle (scripts/release/train-code-cache.mjs):
+  // its first run is as quick as the next ones, in a CI job's fresh home as anywhere. A cache file
+  // of the user's, written when a run took a path the build's did not, knows more and comes first.
+  if (cached === undefined && sea) cached = embeddedCache(name);
   // The wrapper stays on the source's first line (a comment), so line numbers in stacks are the file's.
   const script = new vm.Script(`(function (exports, require, module, __import) {${source}\n})`, {
     filename,
@@ -216,13 +231,18 @@ const launch = async function launch() {
   }
   const plan = loadLight('light-argv').lightPlan(args);
   if (plan?.kind === 'version') {
+    let written = false;
     try {
       // Straight to the descriptor: building process.stdout costs more than the rest of this run.
       fs.writeSync(1, `${plan.version}\n`);
+      written = true;
     } catch {
       process.stdout.write(`${plan.version}\n`);
     }
     saveCodeCaches();
+    // Nothing is pending after a write straight to the descriptor: leaving now skips node's
+    // teardown of the environment, a millisecond or two of a run this short.
+    if (written) process.exit(0);
   } else {
     // A light answer (dist/cli-bundle/<plan.module>.cjs): an exit code, or false to decline.
     const code = plan ? await loadLight(plan.module).answer(plan) : false;

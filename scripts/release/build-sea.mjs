@@ -10,7 +10,9 @@
  *   the ES module chunks of dist/ cannot be imported from inside the executable;
  * - sea-imports.cjs: the packages the bundles import on demand (undici, chalk, open, xml-crypto,
  *   @xmldom/xmldom), bundled, and the loader of the keychain's native addon (src/sea/);
- * - keyring.node: this platform's `@napi-rs/keyring` addon.
+ * - keyring.node: this platform's `@napi-rs/keyring` addon;
+ * - NAME.code-cache: V8's code cache of each of those scripts, made by running the executable
+ *   once built (train-code-cache.mjs), which is then built again with them.
  *
  * Run after `npm run build` (`npm run build:release` does both). Prints the executable's path.
  */
@@ -21,6 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { seaNode } from './node26.mjs';
+import { trainCodeCaches } from './train-code-cache.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 // Scratch space outside release/, which holds only what a release uploads.
@@ -110,27 +113,54 @@ function strippedNode(node) {
 
 const exe = join(out, process.platform === 'win32' ? 'tokencli.exe' : 'tokencli');
 const node = strippedNode(seaNode());
-const config = {
-  main: join(root, 'bin', 'tokencli.js'),
-  mainFormat: 'commonjs',
-  executable: node,
-  output: exe,
-  disableExperimentalSEAWarning: true,
-  // The launcher's own compile, cached in the executable; the bundles keep V8's cache in the
-  // user's cache directory (bin/tokencli.js). A start-up snapshot would need the launcher
-  // rewritten around v8.startupSnapshot, and the measured start is within goal without one.
-  useCodeCache: process.env.TOKENCLI_SEA_CODE_CACHE !== '0',
-  useSnapshot: false,
-  // The executable is tokencli, not node: NODE_OPTIONS and node's flags are not its business.
-  execArgvExtension: 'none',
-  assets,
-};
-const configPath = join(out, 'sea-config.json');
-writeFileSync(configPath, JSON.stringify(config, null, 2));
-execFileSync(node, ['--build-sea', configPath], { stdio: ['ignore', 'ignore', 'inherit'] });
-// macOS runs no binary whose signature does not match it, and the blob broke node's: signed anew
-// (ad hoc; a Developer ID signature and notarization would be the release's next step).
-if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', '--force', exe]);
+// TOKENCLI_SEA_CODE_CACHE=0 builds without any code cache of the executable's own, to measure them.
+const codeCaches = process.env.TOKENCLI_SEA_CODE_CACHE !== '0';
+
+/** Writes the executable with these assets. */
+function buildExecutable(withAssets) {
+  const config = {
+    main: join(root, 'bin', 'tokencli.js'),
+    mainFormat: 'commonjs',
+    executable: node,
+    output: exe,
+    disableExperimentalSEAWarning: true,
+    // The launcher's own compile, cached in the executable. No start-up snapshot: on Node 26.10 an
+    // executable started from one (useSnapshot) took 8 to 9 ms longer to print a line than one
+    // started from its code cache, more than the whole of the launcher's work (bench/README.md).
+    useCodeCache: codeCaches,
+    useSnapshot: false,
+    // The executable is tokencli, not node: NODE_OPTIONS and node's flags are not its business.
+    execArgvExtension: 'none',
+    assets: withAssets,
+  };
+  const configPath = join(out, 'sea-config.json');
+  writeFileSync(configPath, JSON.stringify(config, null, 2));
+  execFileSync(node, ['--build-sea', configPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // macOS runs no binary whose signature does not match it, and the blob broke node's: signed anew
+  // (ad hoc; a Developer ID signature and notarization would be the release's next step).
+  if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', '--force', exe]);
+}
+
+buildExecutable(assets);
+if (codeCaches) {
+  // Built twice: the first executable runs the light answers to make the code caches the second
+  // one carries (train-code-cache.mjs says why).
+  const training = join(out, 'training');
+  const caches = await trainCodeCaches(exe, training);
+  for (const name of Object.keys(assets).filter((n) => n.endsWith('.cjs'))) {
+    const bundle = name.slice(0, -'.cjs'.length);
+    // Every light answer and the full CLI must have been run; sea-imports only if a run needed it.
+    if (!caches[bundle] && bundle !== 'sea-imports')
+      throw new Error(`build-sea: the training made no code cache of ${bundle}`);
+  }
+  const withCaches = { ...assets };
+  for (const [bundle, path] of Object.entries(caches)) {
+    if (!assets[`${bundle}.cjs`]) throw new Error(`build-sea: a code cache of ${bundle}, which is no bundle`);
+    withCaches[`${bundle}.code-cache`] = path;
+  }
+  buildExecutable(withCaches);
+  rmSync(training, { recursive: true, force: true });
+}
 rmSync(assetsDir, { recursive: true, force: true });
 rmSync(join(out, 'node'), { force: true });
 console.log(exe);

@@ -1,0 +1,100 @@
+/**
+ * Makes the code caches the single executable carries (build-sea.mjs embeds them as the assets
+ * NAME.code-cache; bin/tokencli.js reads one when the user's cache directory has none).
+ *
+ * The launcher keeps V8's code cache of each bundle it compiles in the user's cache directory, so
+ * only a run that finds none compiles from source: the first run on each machine, and so every
+ * run of a CI job that starts from a fresh home (about 7 ms more, docs/design.md). Here the
+ * executable being built runs the commands the light answers serve — against its own
+ * `tokencli serve`, with a file store and a cache directory of its own — and its launcher writes
+ * those caches as it always does. They are made by the very node and V8 flags the executable runs
+ * with, which V8 checks before it accepts one.
+ *
+ * trainCodeCaches(exe, dir) returns { NAME: path } for each bundle the runs cached.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** `tokencli serve` from the executable; resolves with the child and its base URL once it listens. */
+function serve(exe, env) {
+  const child = spawn(exe, ['serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`train-code-cache: serve exited (${code}) before listening`)),
+    );
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      child.removeAllListeners('exit');
+      resolve({ child, baseUrl: JSON.parse(line).base_url });
+    });
+  });
+}
+
+/** The variables the training sets itself; any other TOKENCLI_ variable of the builder's is left out. */
+const TRAINING = { TOKENCLI_CONFIG_DIR: 1, TOKENCLI_STORE: 1 };
+
+export async function trainCodeCaches(exe, dir) {
+  rmSync(dir, { recursive: true, force: true });
+  const configDir = join(dir, 'config');
+  const cacheHome = join(dir, 'cache');
+  const tmp = join(dir, 'tmp');
+  for (const d of [configDir, cacheHome, tmp]) mkdirSync(d, { recursive: true, mode: 0o700 });
+  const env = {
+    ...process.env,
+    TOKENCLI_CONFIG_DIR: configDir,
+    TOKENCLI_STORE: 'file',
+    // The launcher keeps no cache under TMPDIR (a throw-away home): this one is beside it.
+    XDG_CACHE_HOME: cacheHome,
+    TMPDIR: tmp,
+    TMP: tmp,
+    TEMP: tmp,
+    NO_COLOR: '1',
+  };
+  for (const name of Object.keys(env))
+    if (name.startsWith('TOKENCLI_') && !(name in TRAINING)) delete env[name];
+  const service = await serve(exe, env);
+  const run = (args, extra = {}) =>
+    execFileSync(exe, args, {
+      env: { ...env, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
+  try {
+    // The profile a script uses: the demo client of `tokencli serve` (docs/serve.md).
+    writeFileSync(
+      join(configDir, 'config.json'),
+      JSON.stringify({ profiles: { ci: { base_url: service.baseUrl, client_id: 'demo-client' } } }),
+      { mode: 0o600 },
+    );
+    const profile = { TOKENCLI_PROFILE: 'ci' };
+    run(['--version']);
+    // The full CLI and the packages it imports: a token obtained with the client-credentials grant.
+    run(['token'], {
+      ...profile,
+      TOKENCLI_CLIENT_SECRET: 'demo-secret',
+      TOKENCLI_EMAIL: 'demo@example.com',
+      TOKENCLI_PASSWORD: 'demo-password',
+    });
+    // Each light answer, from that cached token.
+    run(['token'], profile);
+    run(['status'], profile);
+    run(['profile', 'list']);
+    run(['info'], profile);
+    run(['exec', '--', exe, '--version'], profile);
+  } finally {
+    service.child.kill();
+  }
+  const [versionDir, ...others] = readdirSync(join(cacheHome, 'tokencli', 'code-cache'));
+  if (!versionDir || others.length > 0)
+    throw new Error('train-code-cache: expected one code-cache directory');
+  const caches = {};
+  for (const file of readdirSync(join(cacheHome, 'tokencli', 'code-cache', versionDir))) {
+    // NAME-BUILD, as the launcher names them; a partial file means a writer died.
+    const match = /^(.+)-([A-Za-z0-9_-]{16})$/.exec(file);
+    if (!match) throw new Error(`train-code-cache: unexpected file ${file}`);
+    caches[match[1]] = join(cacheHome, 'tokencli', 'code-cache', versionDir, file);
+  }
+  return caches;
+}
