@@ -122,6 +122,9 @@ export type ErrorReason =
   | 'not_http'
   // The local token service (tokencli serve).
   | 'config_unreadable'
+  // An invalid configuration: `details` name the document that describes its format (`doc`, a
+  // file of the package's docs/, and `section`), not where it is: the library cannot know that.
+  | 'service_config_invalid'
   | 'listen_in_use'
   | 'listen_denied'
   | 'listen_not_local'

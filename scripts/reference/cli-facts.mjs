@@ -6,11 +6,13 @@
  * they belong beside the codes there, and this table should move into it.
  */
 import { isClientGlobal, PROGRAM } from '../../dist/cli/command-model/program.js';
+import { REPOSITORY_URL } from '../../dist/cli/output/doc-location.js';
 import { exitCodeOf } from '../../dist/cli/output/exit-codes.js';
 import { ExitCode } from '../../dist/errors.js';
 import { SETTING_VARIABLES } from '../../dist/session/environment.js';
+import { VERSION } from '../../dist/version.js';
 
-export { isClientGlobal, PROGRAM, SETTING_VARIABLES };
+export { isClientGlobal, PROGRAM, REPOSITORY_URL, SETTING_VARIABLES, VERSION };
 
 /** What each exit code means, keyed as `ExitCode` names them. */
 const MEANINGS = {

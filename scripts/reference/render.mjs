@@ -3,7 +3,16 @@
  * contract embed, the full reference (docs/reference.md) and the man page's Markdown source.
  * Pure functions of what cli-facts.mjs gives; scripts/reference.mjs writes or checks the files.
  */
-import { exitCodes, GRANTS, HELP_COMMAND, isClientGlobal, PROGRAM, SETTING_VARIABLES } from './cli-facts.mjs';
+import {
+  exitCodes,
+  GRANTS,
+  HELP_COMMAND,
+  isClientGlobal,
+  PROGRAM,
+  REPOSITORY_URL,
+  SETTING_VARIABLES,
+  VERSION,
+} from './cli-facts.mjs';
 
 const code = (text) => `\`${text}\``;
 const escapeCell = (text) => text.replaceAll('|', '\\|');
@@ -270,8 +279,10 @@ export function manSource() {
     '',
     '## SEE ALSO',
     '',
-    "The full reference, the contract and the local service are in the package's `docs/`: " +
-      '`docs/reference.md`, `docs/contract.md`, `docs/serve.md`; and the README.',
+    "The full reference, the contract and the local service are in the npm package's `docs/`: " +
+      '`docs/reference.md`, `docs/contract.md`, `docs/serve.md`; and the README. ' +
+      // The page also ships beside the single executable, which carries no documents.
+      `The single executable carries none of them: this release's are at ${code(`${REPOSITORY_URL}/tree/v${VERSION}`)}.`,
     '',
   ]
     .join('\n')

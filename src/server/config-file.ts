@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { jsonErrorPlace } from '../text/json-error.js';
 import type { ServiceConfig } from './config.js';
-import { ServiceConfigError } from './config-error.js';
+import { CONFIG_FORMAT_DOC, CONFIG_FORMAT_HINT, ServiceConfigError } from './config-error.js';
 import { validateServiceConfig } from './config-validation.js';
 
 /**
@@ -26,14 +26,17 @@ export async function loadServiceConfig(path: string): Promise<ServiceConfig> {
     // Never V8's message: it quotes the text around the mistake, which may be a client secret.
     const where = jsonErrorPlace(error, text);
     throw new ServiceConfigError(`config file ${path} is not valid JSON${where ? ` (${where})` : ''}`, {
-      hint: 'see the configuration format in docs/serve.md (Configuration)',
+      reason: 'service_config_invalid',
+      details: CONFIG_FORMAT_DOC,
+      hint: CONFIG_FORMAT_HINT,
     });
   }
   try {
     return validateServiceConfig(json);
   } catch (error) {
     if (error instanceof ServiceConfigError) {
-      throw new ServiceConfigError(`${path}: ${error.message}`, { hint: error.hint });
+      const { reason, details, hint } = error;
+      throw new ServiceConfigError(`${path}: ${error.message}`, { reason, details, hint });
     }
     throw error;
   }

@@ -17,9 +17,8 @@ import {
   type TokenType,
   type UserConfig,
 } from './config.js';
-import { ServiceConfigError } from './config-error.js';
+import { CONFIG_FORMAT_DOC, CONFIG_FORMAT_HINT, ServiceConfigError } from './config-error.js';
 
-const HINT = 'fix the configuration file; its format is described in docs/serve.md (Configuration)';
 /** Ten years: keeps expiry arithmetic far from overflow and catches unit mistakes (ms for s). */
 const MAX_TTL = 315_360_000;
 /** RFC 6749 §4.1.2 recommends at most ten minutes for an authorization code. */
@@ -34,7 +33,9 @@ type Json = Record<string, unknown>;
 
 function fail(path: string, problem: string): never {
   throw new ServiceConfigError(path === '' ? `the configuration ${problem}` : `${path}: ${problem}`, {
-    hint: HINT,
+    reason: 'service_config_invalid',
+    details: CONFIG_FORMAT_DOC,
+    hint: CONFIG_FORMAT_HINT,
   });
 }
 

@@ -4,7 +4,7 @@
  * --ignore-scripts so `prepack` does not rebuild dist/ under the other tests' feet.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, test } from 'vitest';
@@ -61,6 +61,20 @@ test('the packed tarball installs into an empty directory and runs --version, se
 
   const version = execFileSync(bin, ['--version'], { env: cleanEnv(), encoding: 'utf8' });
   expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);
+
+  // Run through npm's link in node_modules/.bin, a hint naming a document names the installed
+  // package's own copy by its absolute path.
+  const badConfig = join(work, 'bad-service.json');
+  writeFileSync(badConfig, '{"apps": 7}');
+  const bad = spawnSync(bin, ['serve', '--port', '0', '--config', badConfig], {
+    env: cleanEnv(),
+    encoding: 'utf8',
+  });
+  expect(bad.status, bad.stderr).toBe(2);
+  const installedDocs = join(realpathSync(join(app, 'node_modules', 'tokencli')), 'docs');
+  expect(bad.stderr).toContain(
+    `its format is described in ${join(installedDocs, 'serve.md')} (Configuration)\n`,
+  );
 
   const server = spawn(bin, ['serve', '--port', '0'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   try {

@@ -4,10 +4,23 @@
  */
 
 import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { isAbsolute, join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { runCli, serviceConfigFile, startServe } from '../helpers/cli.js';
+import { VERSION } from '../../src/version.js';
+import { BINARY, runCli, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
 import { clientCredentials, DEMO, rawRequest, tokenInfo } from '../server/helpers.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Where the configuration's format is documented, as the CLI under test names it: the checkout's
+ * docs/serve.md run from it, this version's on GitHub from the single executable (no docs/ inside).
+ */
+const CONFIG_FORMAT = BINARY
+  ? `https://github.com/tokencli/tokencli/blob/v${VERSION}/docs/serve.md#configuration`
+  : `${join(ROOT, 'docs', 'serve.md')} (Configuration)`;
 
 describe('tokencli serve', () => {
   test('prints one base_url line, the demo credentials, and one log line per request; SIGTERM exits 0', async () => {
@@ -132,7 +145,7 @@ describe('tokencli serve', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `error: ${config}: apps[0].redirect_uris[0]: must be an absolute URI\n` +
-        'hint: fix the configuration file; its format is described in docs/serve.md (Configuration)\n',
+        `hint: fix the configuration file; its format is described in ${CONFIG_FORMAT}\n`,
     );
   });
 
@@ -157,8 +170,35 @@ describe('tokencli serve', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `error: ${config}: apps[0].token_type: must be one of "BearerToken", "Bearer", "bearer" (the platform sends "BearerToken"; "Bearer" suits strict OAuth clients)\n` +
-        'hint: fix the configuration file; its format is described in docs/serve.md (Configuration)\n',
+        `hint: fix the configuration file; its format is described in ${CONFIG_FORMAT}\n`,
     );
+  });
+
+  test('a configuration that is not JSON is exit 2 with the same hint', async () => {
+    const config = join(tempDir(), 'not-json.json');
+    writeFileSync(config, '{"apps": [');
+    const r = await runCli(['serve', '--port', '0', '--config', config]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `error: config file ${config} is not valid JSON (at the end of the file)\n` +
+        `hint: fix the configuration file; its format is described in ${CONFIG_FORMAT}\n`,
+    );
+  });
+
+  test('the hint names where this installation has docs/serve.md: its file, or from the executable GitHub', async () => {
+    const config = serviceConfigFile({ apps: 7 }, { name: 'apps.json' });
+    const r = await runCli(['serve', '--port', '0', '--config', config]);
+    const where = /^hint: fix the configuration file; its format is described in (.+)\n$/m.exec(
+      r.stderr,
+    )?.[1];
+    if (BINARY) {
+      expect(where).toBe(`https://github.com/tokencli/tokencli/blob/v${VERSION}/docs/serve.md#configuration`);
+    } else {
+      const file = /^(.+) \(Configuration\)$/.exec(where ?? '')?.[1] ?? '';
+      expect(isAbsolute(file)).toBe(true);
+      expect(file).toBe(join(ROOT, 'docs', 'serve.md'));
+      expect(readFileSync(file, 'utf8')).toMatch(/^## Configuration$/m);
+    }
   });
 
   test('a missing configuration file is exit 2', async () => {

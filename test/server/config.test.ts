@@ -14,6 +14,17 @@ const EC_PUBLIC_KEY = generateKeyPairSync('ec', { namedCurve: 'P-256' })
   .publicKey.export({ type: 'spki', format: 'pem' })
   .toString();
 
+/**
+ * What every invalid configuration carries besides its message: the document and section of the
+ * format, for the caller to locate, and a hint that names it within the package.
+ */
+const INVALID = {
+  code: 'config',
+  reason: 'service_config_invalid',
+  details: { doc: 'serve.md', section: 'Configuration' },
+  hint: "fix the configuration file; its format is described in the package's docs/serve.md (Configuration)",
+};
+
 /** A minimal valid configuration as parsed JSON, which each case spoils in one place. */
 function minimal(): Record<string, unknown> & {
   apps: Record<string, unknown>[];
@@ -287,8 +298,7 @@ describe('validateServiceConfig', () => {
   test.each(cases)('%s', (_name, spoil, message) => {
     const error = errorOf(spoil(minimal()));
     expect(error.message).toBe(message);
-    expect(error.code).toBe('config');
-    expect(error.hint).toMatch(/docs\/serve\.md/);
+    expect(error).toMatchObject(INVALID);
   });
 });
 
@@ -320,7 +330,7 @@ describe('loadServiceConfig', () => {
     writeFileSync(path, '{"apps": [');
     await expect(loadServiceConfig(path)).rejects.toMatchObject({
       message: `config file ${path} is not valid JSON (at the end of the file)`,
-      code: 'config',
+      ...INVALID,
     });
   });
 
@@ -342,7 +352,7 @@ describe('loadServiceConfig', () => {
     writeFileSync(path, JSON.stringify(json));
     await expect(loadServiceConfig(path)).rejects.toMatchObject({
       message: `${path}: apps[0].redirect_uris[1]: must be an absolute URI`,
-      code: 'config',
+      ...INVALID,
     });
   });
 });

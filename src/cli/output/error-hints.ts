@@ -14,6 +14,7 @@ import { GrantType, type GrantTypeValue } from '../../protocol/grants.js';
 import type { SettingName, SettingOrigin } from '../../session/setting-error.js';
 import type { ProfileSource } from '../../session/settings.js';
 import { KEYRING_LOCKED } from '../../store/keyring-locked.js';
+import { docLocation } from './doc-location.js';
 import { type CommandFor, commandsFor, type RunTarget } from './paste-command.js';
 import { profilesHint } from './profile-names.js';
 import { originName, profileSourceName } from './setting-names.js';
@@ -301,6 +302,8 @@ const HINTS: Partial<Record<ErrorReason, (details: Details, cmd: CommandFor) => 
   listen_denied: () => 'use a port above 1023, or --port 0',
   listen_not_local: () => 'pass a local address to --host, such as 127.0.0.1',
   config_unreadable: () => 'pass an existing JSON file to --config',
+  service_config_invalid: (d) =>
+    `fix the configuration file; its format is described in ${docLocation(String(d.doc), d.section === undefined ? undefined : String(d.section))}`,
   control_not_loopback: () =>
     'anyone who can reach it could revoke tokens and break the service: bind 127.0.0.1, or set a control token (--control-token-stdin or TOKENCLI_CONTROL_TOKEN)',
   sign_cert_has_private_key: () =>
@@ -348,11 +351,16 @@ const MESSAGES: Partial<Record<ErrorReason, (details: Details) => string>> = {
 };
 
 /**
- * The hint for an error: its own (set in src/cli/), else the table's. The commands it suggests
+ * The hint for an error: its own (set in src/cli/), else the table's — the table's first when the
+ * error's details name a document (`doc`) its reason has a wording for. The commands it suggests
  * carry the flags `target` names (this run's profile and service: paste-command.ts).
  */
 export function hintFor(error: TokencliError, target: RunTarget = {}): string | undefined {
-  if (error.hint !== undefined) return error.hint;
+  // A lower layer's hint can name a document only as a file of the package's docs/, which the user
+  // may not know where to find (or, from the single executable, not have): the table says where.
+  const namesDoc =
+    typeof error.details.doc === 'string' && error.reason !== undefined && HINTS[error.reason] !== undefined;
+  if (error.hint !== undefined && !namesDoc) return error.hint;
   const cmd = commandsFor(target);
   if (error.reason === 'access_token_refused') return droppedHint(error.details.canRenew === 1, cmd);
   if (error.name === 'ServiceError') return serviceErrorHint(error as ServiceError, cmd);
