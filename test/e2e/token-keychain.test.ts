@@ -82,7 +82,7 @@ describe.skipIf(skip)(title, () => {
     },
   );
 
-  test("a keychain run remakes the light bundle's code cache that file-store runs made, once", async () => {
+  test("a keychain run remakes the light bundle's code cache that file-store runs made (or the executable carries), once", async () => {
     // The launcher keeps no code cache under TMPDIR: this run's TMPDIR is a directory of its own.
     const { env, configDir, home } = sandbox();
     const tmp = join(home, 'tmp');
@@ -92,7 +92,7 @@ describe.skipIf(skip)(title, () => {
     const run = (store: string) =>
       `TOKENCLI_STORE=${store} ${CLI_SH} token >/dev/null || echo "failed: ${store}" >&2`;
     const paths = (label: string) =>
-      `echo "${label} $(head -n 1 "${cacheDir}"/*/light-token-* | tr -d '\\0')"`;
+      `echo "${label} $(head -n 1 "${cacheDir}"/*/light-token-* 2>/dev/null | tr -d '\\0')"`;
     // Each store filled by the full CLI, then read from the cache by the light answer.
     const body = [
       run('file'),
@@ -114,7 +114,8 @@ describe.skipIf(skip)(title, () => {
     // The file store's path reads node:fs and node:path; the keychain's D-Bus client adds
     // node:timers, and node:net where its socket is not node's pipe handle.
     const dbusBuiltins = pipeHandleBindings() ? ['node:timers'] : ['node:net', 'node:timers'];
-    expect(result.stdout).toContain('file: tokencli code cache 1:node:fs,node:path\n');
+    // The executable's own cache of the bundle has the file store's path: those runs write none.
+    expect(result.stdout).toContain(BINARY ? 'file: \n' : 'file: tokencli code cache 1:node:fs,node:path\n');
     expect(result.stdout).toContain(
       `keychain: tokencli code cache 1:${['node:fs', 'node:path', ...dbusBuiltins].sort().join(',')}\n`,
     );
