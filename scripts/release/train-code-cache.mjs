@@ -32,17 +32,16 @@ function serve(exe, env) {
   });
 }
 
-/** The variables the training sets itself; any other TOKENCLI_ variable of the builder's is left out. */
-const TRAINING = { TOKENCLI_CONFIG_DIR: 1, TOKENCLI_STORE: 1 };
-
 export async function trainCodeCaches(exe, dir) {
   rmSync(dir, { recursive: true, force: true });
   const configDir = join(dir, 'config');
   const cacheHome = join(dir, 'cache');
   const tmp = join(dir, 'tmp');
   for (const d of [configDir, cacheHome, tmp]) mkdirSync(d, { recursive: true, mode: 0o700 });
+  // The builder's own TOKENCLI_ variables are left out: the training sets what it needs.
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('TOKENCLI_'));
   const env = {
-    ...process.env,
+    ...Object.fromEntries(inherited),
     TOKENCLI_CONFIG_DIR: configDir,
     TOKENCLI_STORE: 'file',
     // The launcher keeps no cache under TMPDIR (a throw-away home): this one is beside it.
@@ -52,8 +51,6 @@ export async function trainCodeCaches(exe, dir) {
     TEMP: tmp,
     NO_COLOR: '1',
   };
-  for (const name of Object.keys(env))
-    if (name.startsWith('TOKENCLI_') && !(name in TRAINING)) delete env[name];
   const service = await serve(exe, env);
   const run = (args, extra = {}) =>
     execFileSync(exe, args, {
