@@ -20,11 +20,13 @@
 // only costs the compile: it is written anew once the answer is out, as is one whose run took a
 // path it had not seen (see CACHE_MAGIC).
 //
-// The functions every light run calls are written `const f = (function f() {...})`: V8 compiles a
-// parenthesised function with the script rather than on its first call, so the executable's own
-// code cache of this script (useCodeCache, scripts/release/build-sea.mjs), made before it runs,
-// holds them too; declared plainly, each was compiled from source on every run of the executable
-// (0.9 ms of its 7 to 8 ms of work, measured). From the package it changes nothing measurable.
+// The functions every light run calls are written `const f = (function f() {...})`, inner ones
+// too: V8 compiles a parenthesised function with the script rather than on its first call, so the
+// executable's own code cache of this script (useCodeCache, scripts/release/build-sea.mjs), made
+// before it runs, holds them too; declared plainly, each was compiled from source on every run of
+// the executable (about 1 ms of its 5 ms of work on a cached token, measured). The formatter drops
+// such parentheses, hence its `biome-ignore format` comments; test/cli/launcher/eager-compile.test.ts
+// fails on a function compiled when first called. From the package it changes nothing measurable.
 const fs = process.getBuiltinModule('node:fs');
 const { join, isAbsolute, sep } = process.getBuiltinModule('node:path');
 const env = process.env;
@@ -39,7 +41,8 @@ const sea = __filename === process.execPath ? process.getBuiltinModule('node:sea
  * when it is under TMPDIR — a home there is a throw-away one (a test run, a sandbox), where a
  * cache only leaves files behind.
  */
-const userCacheDir = function userCacheDir() {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const userCacheDir = (function userCacheDir() {
   const home = env.HOME || env.USERPROFILE;
   const base =
     env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)
@@ -49,14 +52,15 @@ const userCacheDir = function userCacheDir() {
         : home && (process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache'));
   const tmp = temporaryDir();
   return base && base !== tmp && !base.startsWith(tmp + sep) ? join(base, 'tokencli') : undefined;
-};
+});
 
 /** os.tmpdir(), without loading node:os on POSIX (a third of a millisecond): the same variables, in its order. */
-const temporaryDir = function temporaryDir() {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const temporaryDir = (function temporaryDir() {
   if (process.platform === 'win32') return process.getBuiltinModule('node:os').tmpdir();
   const dir = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
   return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
-};
+});
 
 const cacheRoot = userCacheDir();
 // V8 rejects a cache of another V8; one directory per node keeps two nodes from overwriting each other's.
@@ -72,23 +76,24 @@ const loaded = [];
  * properties of a builtin (scripts/bundle.mjs checks that esbuild copied none). The builtins read
  * go into `used`: they tell which of the bundle's paths the run took (below).
  */
-const lazyRequire = function lazyRequire(used) {
-  return (id) => {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const lazyRequire = (function lazyRequire(used) {
+  return (function require(id) {
     let loaded;
     return new Proxy(
       {},
       {
-        get(_, key) {
+        get: (function get(_, key) {
           if (loaded === undefined) {
             loaded = process.getBuiltinModule(id);
             used.add(id);
           }
           return loaded[key];
-        },
+        }),
       },
     );
-  };
-};
+  });
+});
 
 /**
  * A cache file is this line, the builtins its runs used (the paths it has seen), then V8's data.
@@ -102,12 +107,13 @@ const lazyRequire = function lazyRequire(used) {
 const CACHE_MAGIC = 'tokencli code cache 1:';
 
 /** The paths a cache file has seen and V8's data, or undefined for a file not in this format. */
-const parseCacheFile = function parseCacheFile(bytes) {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const parseCacheFile = (function parseCacheFile(bytes) {
   const end = bytes.indexOf(10);
   if (end === -1 || bytes.toString('latin1', 0, CACHE_MAGIC.length) !== CACHE_MAGIC) return undefined;
   const list = bytes.toString('latin1', CACHE_MAGIC.length, end);
   return { seen: list === '' ? [] : list.split(','), data: bytes.subarray(end + 1) };
-};
+});
 
 /**
  * `import(id)` for the bundles. Inside the executable nothing is imported from disk: builtins come
@@ -133,7 +139,8 @@ function seaRequire(id) {
 }
 
 /** The executable's own code cache of a bundle (its asset NAME.code-cache), or undefined. */
-const embeddedCache = function embeddedCache(name) {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const embeddedCache = (function embeddedCache(name) {
   try {
     // A view of the executable's bytes: no copy.
     return parseCacheFile(Buffer.from(sea.getRawAsset(`${name}.code-cache`)));
@@ -141,7 +148,7 @@ const embeddedCache = function embeddedCache(name) {
     // An executable built without one.
     return undefined;
   }
-};
+});
 
 /**
  * Runs dist/cli-bundle/NAME.cjs (a light bundle, scripts/bundle.mjs; inside the executable, its
@@ -149,7 +156,8 @@ const embeddedCache = function embeddedCache(name) {
  * bundle that copies a builtin's properties, or requires a package (the executable's full CLI),
  * needs the modules themselves.
  */
-const loadLight = function loadLight(name, plainRequire = false) {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const loadLight = (function loadLight(name, plainRequire = false) {
   const vm = process.getBuiltinModule('node:vm');
   const filename = sea ? `tokencli:${name}.cjs` : join(bundles, `${name}.cjs`);
   // The bundles are ASCII (scripts/bundle.mjs and scripts/release/build-sea.mjs escape the rest),
@@ -162,9 +170,11 @@ const loadLight = function loadLight(name, plainRequire = false) {
   const cacheFile = codeCacheDir && build && join(codeCacheDir, `${name}-${build}`);
   let cached;
   try {
-    if (cacheFile) cached = parseCacheFile(fs.readFileSync(cacheFile));
+    // Asked first: in a home with none yet (every run of the executable in a CI job), a failed read
+    // would cost an exception with its stack, more than the question.
+    if (cacheFile && fs.existsSync(cacheFile)) cached = parseCacheFile(fs.readFileSync(cacheFile));
   } catch {
-    // None yet.
+    // Gone meanwhile, or unreadable: compiled without.
   }
   // The executable carries the cache its build made of each bundle (scripts/release/train-code-cache.mjs):
   // its first run is as quick as the next ones, in a CI job's fresh home as anywhere. A cache file
@@ -184,16 +194,20 @@ const loadLight = function loadLight(name, plainRequire = false) {
   const require = plainRequire ? (id) => process.getBuiltinModule(id) ?? seaRequire(id) : lazyRequire(used);
   script.runInThisContext()(module.exports, require, module, bundleImport);
   return module.exports;
-};
+});
 
 /**
- * Writes the code cache of each script this run loaded (those `keep` accepts) that had none V8
- * accepted, or whose run took a path its cache had not seen; failing only costs the next run speed.
+ * Writes the code cache of each script this run loaded (only light-argv's when the light answer
+ * `declined`) that had none V8 accepted, or whose run took a path its cache had not seen; failing
+ * only costs the next run speed.
  */
-const saveCodeCaches = function saveCodeCaches(keep = () => true) {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const saveCodeCaches = (function saveCodeCaches(declined = false) {
   for (const { script, name, cacheFile, seen, used } of loaded.splice(0)) {
-    if (!keep(name)) continue;
-    if (seen !== undefined && [...used].every((id) => seen.includes(id))) continue;
+    if (declined && name !== 'light-argv') continue;
+    let known = seen !== undefined;
+    if (known) for (const id of used) if (!seen.includes(id)) known = false;
+    if (known) continue;
     const paths = [...new Set([...(seen ?? []), ...used])].sort().join(',');
     try {
       fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 });
@@ -216,10 +230,11 @@ const saveCodeCaches = function saveCodeCaches(keep = () => true) {
       // A cache that cannot be written only costs speed.
     }
   }
-};
+});
 
 /** Answers lightly when it can, or runs the full CLI; an error it throws is a crash, as in any script. */
-const launch = async function launch() {
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const launch = (async function launch() {
   const args = process.argv.slice(2);
   // Ctrl-C on exec's way to its command, while the run has no handler of its own (the full CLI's
   // run-reported.ts, or exec's own once the command runs): said as an interrupted run, exit 130
@@ -248,7 +263,7 @@ const launch = async function launch() {
     const code = plan ? await loadLight(plan.module).answer(plan) : false;
     // A cache holds the functions its run compiled, and is kept as long as V8 accepts it: one of an
     // answer that declined after its first steps would leave the rest of every answer uncached.
-    saveCodeCaches((name) => code !== false || name === 'light-argv');
+    saveCodeCaches(code === false);
     if (code !== false) {
       // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
       // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
@@ -274,6 +289,6 @@ const launch = async function launch() {
       saveCodeCaches();
     }
   }
-};
+});
 
 void launch();
