@@ -17,6 +17,7 @@
 //   tokencli --profile ci token (the executable)        vs  node26 empty.mjs        goal <= 1.0
 //     the same with no code cache in the user's cache directory (a CI job's fresh home)
 //   tokencli --version (the executable)                 vs  node26 empty.mjs        goal <= 1.0
+//   node26 copied, empty.mjs (a control: how far the machine alone moves such a ratio)  vs  node26 empty.mjs
 //   the release archive's size                                                      goal <= 45 MB
 // hyperfine runs all of one command's runs before the next's, so the comparison is made in ROUNDS
 // short hyperfine runs that alternate which side goes first: load from other processes on the
@@ -155,7 +156,10 @@ function compare(name, baselineArgs, subjectArgs, goal, { nodes = 1, extraEnv = 
   }
   const [base, subject, cjsBase] = wall.map(median);
   const ratio = subject / base / nodes;
-  const verdict = ratio <= goal ? 'ok' : 'ABOVE GOAL';
+  // A control row (no goal) compares two sides that should run alike: its distance from 1.00 is
+  // how far this machine moves a ratio by itself.
+  const verdict = goal === undefined ? '(control: 1.00 expected)' : ratio <= goal ? 'ok' : 'ABOVE GOAL';
+  const target = goal === undefined ? '' : `; goal <= ${goal}`;
   const spread = `${Math.min(...roundRatios).toFixed(2)}–${Math.max(...roundRatios).toFixed(2)}`;
   // CPU time is less disturbed by other processes than wall time: shown as a cross-check.
   const cpuRatio = median(cpu[1]) / median(cpu[0]) / nodes;
@@ -165,7 +169,7 @@ function compare(name, baselineArgs, subjectArgs, goal, { nodes = 1, extraEnv = 
       : `; vs the .cjs baseline (${cjsBase.toFixed(1)} ms) ${(subject / cjsBase / nodes).toFixed(2)}`;
   console.log(
     `${name.padEnd(46)} ${subject.toFixed(1).padStart(6)} ms vs ${base.toFixed(1).padStart(6)} ms` +
-      `  ratio ${ratio.toFixed(2)} (rounds ${spread}; cpu ${cpuRatio.toFixed(2)}${cjs}; goal <= ${goal}) ${verdict}`,
+      `  ratio ${ratio.toFixed(2)} (rounds ${spread}; cpu ${cpuRatio.toFixed(2)}${cjs}${target}) ${verdict}`,
   );
 }
 
@@ -191,6 +195,11 @@ function executableRows() {
     extraEnv: { XDG_CACHE_HOME: join(work, 'fresh-cache-home') },
   });
   compare('executable: --version', node26Empty, [exe, '--version'], 1.0);
+  // The same node, byte for byte, copied: what this machine alone makes of a ratio between two
+  // executables (page cache, where each file's pages sit), against which the rows above are read.
+  const node26Copy = join(work, 'node26-copy');
+  execFileSync('cp', [node26, node26Copy]);
+  compare('executable: control, a copy of node26', node26Empty, [node26Copy, empty], undefined);
   const mb = statSync(archive).size / 1e6;
   console.log(
     `${'executable: archive size'.padEnd(46)} ${mb.toFixed(1)} MB (${archiveName(version)}; goal <= 45 MB) ${mb <= 45 ? 'ok' : 'ABOVE GOAL'}`,
