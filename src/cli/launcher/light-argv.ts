@@ -30,7 +30,8 @@ export function lightPlan(args: readonly string[], program: ProgramDef = PROGRAM
   const parsed = parseArgv(program, args);
   if (parsed === undefined) return undefined;
   if (parsed.kind === 'version') return { kind: 'version', version: VERSION };
-  const module = lightAnswers(program).get(parsed.path);
+  // The definition the parser found names it: no table of every command's answer on each run.
+  const module = parsed.command.light;
   if (module === undefined) return undefined;
   const declinesCachedAnswer = parsed.given.some((flag) => flag.declinesCachedAnswer === true);
   return { ...parsed, module, declinesCachedAnswer };

@@ -21,6 +21,8 @@ export interface ParsedCommand {
   kind: 'command';
   /** `token`, `profile show`. */
   path: string;
+  /** That command's definition in the command model. */
+  command: CommandDef;
   /** Keyed as commander keys them (`baseUrl`, `color`), defaults included. */
   globals: Record<string, string | boolean>;
   options: Record<string, string | boolean>;
@@ -101,5 +103,5 @@ export function parseArgv(program: ProgramDef, args: readonly string[]): ParsedA
   const positional = declared.map((argument, index) =>
     argument.variadic ? operands.slice(index) : operands[index],
   );
-  return { kind: 'command', path, globals, options, operands: positional, given };
+  return { kind: 'command', path, command, globals, options, operands: positional, given };
 }

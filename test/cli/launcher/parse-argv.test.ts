@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { PROGRAM } from '../../../src/cli/command-model/program.js';
+import { commandPaths } from '../../../src/cli/command-model/types.js';
 import { parseArgv } from '../../../src/cli/launcher/parse-argv.js';
 import { recordRun } from '../commands/record-run.js';
 
@@ -30,7 +31,9 @@ describe("the launcher's parser reads the model as commander does", () => {
     const recorded = await recordRun(argv);
     const parsed = parseArgv(PROGRAM, argv);
     if (parsed?.kind !== 'command') throw new Error(`not read: ${argv.join(' ')}`);
-    const { given: _given, ...read } = parsed;
+    const { given: _given, command, ...read } = parsed;
+    // The definition found is the one at that path, which names the command's light answer.
+    expect(command).toBe(new Map(commandPaths(PROGRAM)).get(recorded.path));
     expect(read).toEqual({
       kind: 'command',
       path: recorded.path,
