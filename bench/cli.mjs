@@ -18,6 +18,8 @@
 //     the same with no code cache in the user's cache directory (a CI job's fresh home)
 //   tokencli --version (the executable)                 vs  node26 empty.mjs        goal <= 1.0
 //   node26 copied, empty.mjs (a control: how far the machine alone moves such a ratio)  vs  node26 empty.mjs
+//   the executable's --version and cached token in instructions, against node26 empty.mjs (valgrind,
+//     bench/instructions.mjs; skipped without it): the work itself, without the machine's noise
 //   the release archive's size                                                      goal <= 45 MB
 // hyperfine runs all of one command's runs before the next's, so the comparison is made in ROUNDS
 // short hyperfine runs that alternate which side goes first: load from other processes on the
@@ -33,6 +35,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { seaNode } from '../scripts/release/node26.mjs';
 import { archiveName } from '../scripts/release/platform.mjs';
+import { canCountInstructions, countInstructions } from './instructions.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -200,10 +203,38 @@ function executableRows() {
   const node26Copy = join(work, 'node26-copy');
   execFileSync('cp', [node26, node26Copy]);
   compare('executable: control, a copy of node26', node26Empty, [node26Copy, empty], undefined);
+  instructionRows(exe, node26);
   const mb = statSync(archive).size / 1e6;
   console.log(
     `${'executable: archive size'.padEnd(46)} ${mb.toFixed(1)} MB (${archiveName(version)}; goal <= 45 MB) ${mb <= 45 ? 'ok' : 'ABOVE GOAL'}`,
   );
+}
+
+/**
+ * The executable's work beside node's own start, counted in instructions (bench/instructions.mjs):
+ * what the wall-time rows above measure through the machine's noise, measured without it.
+ */
+function instructionRows(exe, node26) {
+  if (!canCountInstructions()) {
+    console.log('executable: instructions: skipped (no valgrind; apt-get install valgrind)');
+    return;
+  }
+  const dir = join(work, 'callgrind');
+  const base = countInstructions([node26, empty], env, dir);
+  const millions = (n) => `${(n / 1e6).toFixed(1)} M`;
+  console.log(
+    `the same, in instructions (callgrind, main thread, V8's isolate set-up left out; medians of 3): node ${millions(base)}`,
+  );
+  for (const [name, args] of [
+    ['executable: --version, instructions', [exe, '--version']],
+    ['executable: --profile ci token, instructions', [exe, '--profile', 'ci', 'token']],
+  ]) {
+    const count = countInstructions(args, env, dir);
+    const more = count - base;
+    console.log(
+      `${name.padEnd(46)} ${millions(count).padStart(8)} vs ${millions(base)}  ${more < 0 ? '-' : '+'}${millions(Math.abs(more))}`,
+    );
+  }
 }
 
 try {
