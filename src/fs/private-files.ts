@@ -15,6 +15,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  type Stats,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -32,7 +33,18 @@ function isErrno(error: unknown, code: string): boolean {
 /** Creates the directory (and parents) as 0700, or tightens an existing one that is looser. */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-  const stats = lstatSync(dir);
+  tightenPrivateDir(dir);
+}
+
+/**
+ * Tightens an existing directory to 0700 (mkdir's mode is filtered by the umask, and an existing
+ * directory keeps its mode), refusing a symbolic link there. For a directory known to exist: the
+ * one a file was just read from.
+ */
+export function tightenPrivateDir(dir: string): void {
+  const stats = lstatSync(dir, { throwIfNoEntry: false });
+  // Removed since: nothing left to tighten.
+  if (stats === undefined) return;
   if (stats.isSymbolicLink()) {
     throw new TokencliError(`refusing to use ${dir}: it is a symbolic link`, {
       code: 'usage',
@@ -40,25 +52,26 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
       details: { path: dir },
     });
   }
-  // mkdir's mode is filtered by the umask, and an existing directory keeps its mode: fix both.
   if ((stats.mode & 0o777) !== DIR_MODE) chmodSync(dir, DIR_MODE);
+}
+
+/** What is at `path` (not following a link), refusing a symbolic link; undefined when nothing is. */
+function privateFileStats(path: string): Stats | undefined {
+  // Asked rather than caught: a missing file is common (no credentials yet), and a thrown error
+  // with its stack costs more than the call.
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (stats?.isSymbolicLink()) {
+    throw new TokencliError(`refusing to use ${path}: it is a symbolic link`, {
+      code: 'usage',
+      hint: 'remove the link; tokencli keeps its files as regular files',
+    });
+  }
+  return stats;
 }
 
 /** Refuses a symbolic link at `path`; returns whether a file exists there. */
 export async function assertNotSymlink(path: string): Promise<boolean> {
-  try {
-    const stats = lstatSync(path);
-    if (stats.isSymbolicLink()) {
-      throw new TokencliError(`refusing to use ${path}: it is a symbolic link`, {
-        code: 'usage',
-        hint: 'remove the link; tokencli keeps its files as regular files',
-      });
-    }
-    return true;
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return false;
-    throw error;
-  }
+  return privateFileStats(path) !== undefined;
 }
 
 /**
@@ -66,8 +79,8 @@ export async function assertNotSymlink(path: string): Promise<boolean> {
  * the file does not exist.
  */
 export async function readPrivateFile(path: string): Promise<string | undefined> {
-  if (!(await assertNotSymlink(path))) return undefined;
-  const stats = lstatSync(path);
+  const stats = privateFileStats(path);
+  if (stats === undefined) return undefined;
   if ((stats.mode & 0o077) !== 0) chmodSync(path, FILE_MODE);
   try {
     return readFileSync(path, 'utf8');

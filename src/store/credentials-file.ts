@@ -13,7 +13,7 @@
 import { chmodSync, constants, copyFileSync, lstatSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TokencliError } from '../errors.js';
-import { ensurePrivateDir, readPrivateFile } from '../fs/private-files.js';
+import { readPrivateFile, tightenPrivateDir } from '../fs/private-files.js';
 
 /** Profile entries are kept as read (unknown) so that rewriting one never alters another. */
 export interface CredentialsDocument {
@@ -45,7 +45,8 @@ export async function loadCredentialsFile(path: string): Promise<LoadResult> {
     return { ok: false, problem: `cannot read it: ${code}` };
   }
   if (text === undefined) return { ok: true, doc: emptyDocument(), exists: false };
-  await ensurePrivateDir(dirname(path));
+  // The file was just read, so its directory is there: only its mode may need tightening.
+  tightenPrivateDir(dirname(path));
   const problem = outerShapeProblem(text);
   if (typeof problem === 'string') return { ok: false, problem };
   return { ok: true, doc: problem.doc, exists: true };

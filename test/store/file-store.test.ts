@@ -102,6 +102,26 @@ describe('FileStore', () => {
     expect(mode(dir)).toBe(0o700);
   });
 
+  it('refuses a config directory that is a symbolic link when it reads the file inside, leaving it alone', async () => {
+    const { dir } = setup();
+    const real = join(dir, 'real');
+    mkdirSync(real, { mode: 0o755 });
+    writeFileSync(join(real, 'credentials.json'), JSON.stringify({ version: 1, profiles: {} }), {
+      mode: 0o600,
+    });
+    const linked = join(dir, 'linked');
+    symlinkSync(real, linked);
+    const store = new FileStore({ path: join(linked, 'credentials.json'), warn: () => {} });
+    const error = await store.getTokens('default').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokencliError);
+    expect(error).toMatchObject({
+      code: 'usage',
+      reason: 'config_dir_symlink',
+      message: `refusing to use ${linked}: it is a symbolic link`,
+    });
+    expect(mode(real)).toBe(0o755);
+  });
+
   it('refuses a symbolic link at the store path, on read and on write, leaving its target alone', async () => {
     const { dir, path, store } = setup();
     const target = join(dir, 'elsewhere.json');
