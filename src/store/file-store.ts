@@ -26,6 +26,12 @@ export interface FileStoreOptions {
   warn: (line: string) => void;
   /** How long to wait for another process's write (default 10 s). */
   lockTimeoutMs?: number;
+  /**
+   * For a reader that hands anything unusual to a run that will deal with it (the launcher's
+   * cached-token answer): a damaged file is left where it is and reading it throws
+   * (`file_store_damaged`), rather than being moved aside and read as empty.
+   */
+  leaveDamagedFile?: boolean | undefined;
 }
 
 type Field = 'tokens' | 'client_secret';
@@ -38,6 +44,7 @@ export class FileStore implements CredentialStore {
   readonly #lockTimeoutMs: number;
   readonly #warn: (line: string) => void;
   readonly #warned = new Set<string>();
+  readonly #leaveDamagedFile: boolean;
 
   constructor(options: FileStoreOptions) {
     this.location = options.path;
@@ -45,6 +52,7 @@ export class FileStore implements CredentialStore {
     this.#lockPath = `${options.path}.lock`;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 10_000;
     this.#warn = options.warn;
+    this.#leaveDamagedFile = options.leaveDamagedFile === true;
   }
 
   async getTokens(profile: string): Promise<TokenRecord | undefined> {
@@ -107,6 +115,9 @@ export class FileStore implements CredentialStore {
   async #read(): Promise<CredentialsDocument> {
     const loaded = await loadCredentialsFile(this.location);
     if (loaded.ok) return loaded.doc;
+    if (this.#leaveDamagedFile) {
+      throw this.#damaged(`${this.location} is damaged (${loaded.problem}); left where it is`);
+    }
     return withFileLock(this.#lockPath, () => this.#readLocked(false), { timeoutMs: this.#lockTimeoutMs });
   }
 
@@ -119,14 +130,7 @@ export class FileStore implements CredentialStore {
       backup = await moveAside(this.location);
     } catch (error) {
       const reason = `${this.location} is damaged (${loaded.problem}) and could not be moved aside`;
-      if (forWrite) {
-        throw new TokencliError(`refusing to overwrite ${reason}`, {
-          code: 'store',
-          reason: 'file_store_damaged',
-          details: { path: this.location },
-          cause: error,
-        });
-      }
+      if (forWrite) throw this.#damaged(`refusing to overwrite ${reason}`, error);
       this.#warnOnce(`${reason}; treating the credential store as empty`);
       return emptyDocument();
     }
@@ -171,6 +175,16 @@ export class FileStore implements CredentialStore {
       },
       { timeoutMs: this.#lockTimeoutMs },
     );
+  }
+
+  /** The error for a damaged file that stays where it is. */
+  #damaged(message: string, cause?: unknown): TokencliError {
+    return new TokencliError(message, {
+      code: 'store',
+      reason: 'file_store_damaged',
+      details: { path: this.location },
+      cause,
+    });
   }
 
   #warnOnce(message: string): void {

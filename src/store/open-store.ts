@@ -44,6 +44,8 @@ export interface OpenStoreOptions {
    * Secret Service in all, not five.
    */
   tokensProfile?: string | undefined;
+  /** The file store's `leaveDamagedFile` (file-store.ts), for the same cached-token fast path. */
+  leaveDamagedFile?: boolean | undefined;
 }
 
 const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3_000;
@@ -74,7 +76,8 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
   }
   if (kind === 'none') return new MemoryStore();
   const filePath = join(options.configDir, 'credentials.json');
-  if (kind === 'file') return new FileStore({ path: filePath, warn });
+  const fileStore = () => new FileStore({ path: filePath, warn, leaveDamagedFile: options.leaveDamagedFile });
+  if (kind === 'file') return fileStore();
 
   const opened = await openKeychain(
     options.keychainTimeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS,
@@ -92,10 +95,10 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
   }
   if (options.onFallback) {
     await options.onFallback(opened.reason, filePath);
-    return new FileStore({ path: filePath, warn });
+    return fileStore();
   }
   warn(`warning: OS keychain unavailable (${opened.reason}); keeping credentials in ${filePath}`);
-  return new FileStore({ path: filePath, warn });
+  return fileStore();
 }
 
 async function openKeychain(

@@ -191,6 +191,22 @@ describe('FileStore', () => {
     expect(await store.getClientSecret('default')).toBe('x');
   });
 
+  it('with leaveDamagedFile, refuses to read a damaged file and leaves it where it is, with no lock or warning', async () => {
+    const { dir, path, warnings } = setup();
+    const store = new FileStore({ path, warn: (line) => warnings.push(line), leaveDamagedFile: true });
+    writeFileSync(path, '{ not json', { mode: 0o600 });
+    const error = await store.getTokens('default').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokencliError);
+    expect(error).toMatchObject({ code: 'store', reason: 'file_store_damaged', details: { path } });
+    expect((error as Error).message).toBe(`${path} is damaged (it is not valid JSON); left where it is`);
+    expect(readdirSync(dir)).toEqual(['credentials.json']);
+    expect(readFileSync(path, 'utf8')).toBe('{ not json');
+    expect(warnings).toEqual([]);
+    // A sound file reads as it would without the option.
+    writeFileSync(path, JSON.stringify({ version: 1, profiles: { default: { tokens: sampleRecord() } } }));
+    expect(await store.getTokens('default')).toEqual(sampleRecord());
+  });
+
   it('ignores a malformed record on its own, keeps it while others are written, backs up before replacing it', async () => {
     const { dir, path, store, warnings } = setup();
     const badTokens = { ...sampleRecord(), access_token: 17 };

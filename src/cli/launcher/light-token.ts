@@ -15,7 +15,6 @@
 import { Session } from '../../session/session.js';
 import type { ServiceCoordinates, Settings } from '../../session/settings.js';
 import { cachedToken as cachedTokenStep } from '../../session/token-steps.js';
-import { loadCredentialsFile } from '../../store/credentials-file.js';
 import { openStore } from '../../store/open-store.js';
 import type { TokenRecord } from '../../store/types.js';
 import { parseMinTtl } from '../commands/token/get-token-flags.js';
@@ -96,6 +95,9 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
           // the native keyring module; anything but a plain read falls back to it (open-store.ts).
           lazyKeyring: true,
           tokensProfile: profile,
+          // Reading a damaged credentials file would move it aside: that, and its warning, are
+          // left to the full CLI; the read throws instead.
+          leaveDamagedFile: true,
         }),
     });
     const settings = await session.settings();
@@ -105,8 +107,6 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
     if (!baseUrl || !clientId || settings.overrides.length > 0) return undefined;
     const store = await session.store();
     if (openWarnings.length > 0) return undefined;
-    // Reading a damaged credentials file moves it aside: leave that, and its warning, to the full CLI.
-    if (store.kind === 'file' && !(await loadCredentialsFile(store.location)).ok) return undefined;
     reading = true;
     const record = await cachedTokenStep(session, minTtlSeconds);
     if (!record || readWarned.length > 0 || halfLife) {
