@@ -40,6 +40,12 @@ const sea = __filename === process.execPath ? process.getBuiltinModule('node:sea
  * The user's cache directory (XDG / macOS / Windows), or undefined: without a home directory, or
  * when it is under TMPDIR — a home there is a throw-away one (a test run, a sandbox), where a
  * cache only leaves files behind.
+ *
+ * One path.join, and the paths below it made by appending names: each join walks its path a
+ * character at a time in node's own JavaScript, and a few hundred characters more made V8 optimize
+ * that code (Maglev: node:path's normalizeString and isPosixPathSeparator, `--trace-opt` shows it)
+ * in the executable's cached `token`, 0.4–0.7 M instructions on the main thread and a compile on
+ * another core, thrown away at exit (bench/README.md, Decisions).
  */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
 const userCacheDir = (function userCacheDir() {
@@ -49,7 +55,7 @@ const userCacheDir = (function userCacheDir() {
       ? env.XDG_CACHE_HOME
       : process.platform === 'win32' && env.LOCALAPPDATA
         ? env.LOCALAPPDATA
-        : home && (process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache'));
+        : home && (process.platform === 'darwin' ? `${home}/Library/Caches` : `${home}/.cache`);
   const tmp = temporaryDir();
   return base && base !== tmp && !base.startsWith(tmp + sep) ? join(base, 'tokencli') : undefined;
 });
@@ -64,7 +70,7 @@ const temporaryDir = (function temporaryDir() {
 
 const cacheRoot = userCacheDir();
 // V8 rejects a cache of another V8; one directory per node keeps two nodes from overwriting each other's.
-const codeCacheDir = cacheRoot && join(cacheRoot, 'code-cache', `${process.version}-${process.arch}`);
+const codeCacheDir = cacheRoot && `${cacheRoot}${sep}code-cache${sep}${process.version}-${process.arch}`;
 const HEADER = '// tokencli light bundle ';
 /** The light scripts this run compiled, whose caches are brought up to date once the answer is out. */
 const loaded = [];
@@ -159,7 +165,7 @@ const embeddedCache = (function embeddedCache(name) {
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
 const loadLight = (function loadLight(name, plainRequire = false) {
   const vm = process.getBuiltinModule('node:vm');
-  const filename = sea ? `tokencli:${name}.cjs` : join(bundles, `${name}.cjs`);
+  const filename = sea ? `tokencli:${name}.cjs` : `${bundles}${sep}${name}.cjs`;
   // The bundles are ASCII (scripts/bundle.mjs and scripts/release/build-sea.mjs escape the rest),
   // so latin1 straight from the asset's bytes reads them as utf8 would, without the copy and the
   // TextDecoder of getAsset(name, 'utf8'): a quarter of a millisecond for light-token.
@@ -167,7 +173,7 @@ const loadLight = (function loadLight(name, plainRequire = false) {
     ? Buffer.from(sea.getRawAsset(`${name}.cjs`)).toString('latin1')
     : fs.readFileSync(filename, 'utf8');
   const build = source.startsWith(HEADER) ? source.slice(HEADER.length, source.indexOf('\n')) : undefined;
-  const cacheFile = codeCacheDir && build && join(codeCacheDir, `${name}-${build}`);
+  const cacheFile = codeCacheDir && build && `${codeCacheDir}${sep}${name}-${build}`;
   let cached;
   try {
     // Asked first: in a home with none yet (every run of the executable in a CI job), a failed read
