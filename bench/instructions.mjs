@@ -8,7 +8,7 @@
  * (v8::Isolate::Initialize, which node exports, so the count works on a stripped executable too)
  * derives the run's random hash seed, a step whose cost varies from run to run by several million
  * instructions; it is the same code for every node program. What is left — node's bootstrap, the
- * program, its exit — is repeatable to about 0.2 %. Kernel work (page faults, the loading of the
+ * program, its exit — is repeatable to about 0.3 %. Kernel work (page faults, the loading of the
  * executable's pages) is not counted: the wall-time rows keep that.
  */
 import { spawnSync } from 'node:child_process';
