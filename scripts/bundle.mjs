@@ -7,6 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { leaveOutHelpText } from './help-text.mjs';
 
 const lazyChildProcess = fileURLToPath(new URL('./bundle-shims/lazy-child-process.cjs', import.meta.url));
 
@@ -144,8 +145,10 @@ const light = await build({
 if (light.warnings.length > 0) throw new Error('the light bundles must build without warnings');
 for (const output of light.outputFiles) {
   const name = basename(output.path);
+  // The argv reader's command model without its help text (scripts/help-text.mjs says why).
+  const text = name === 'light-argv.cjs' ? leaveOutHelpText(output.text, name).code : output.text;
   // esbuild prints every dynamic import it leaves (external packages, builtins) as `import("…")`.
-  let code = output.text.replaceAll('import("', '__import("');
+  let code = text.replaceAll('import("', '__import("');
   if (/\bimport\s*\(/.test(code)) throw new Error(`${name}: a dynamic import esbuild left in another form`);
   for (const [, id] of code.matchAll(/\brequire\("([^"]*)"\)/g)) {
     if (!id.startsWith('node:')) throw new Error(`${name}: require("${id}") is not a node: builtin`);

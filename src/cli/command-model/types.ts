@@ -5,7 +5,9 @@
  * commander's program and help (commander/build-program.ts), the completion scripts
  * (completion/model.ts), the launcher's argv reader and light answers (launcher/light-argv.ts), and
  * the bundle list (scripts/bundle.mjs). Nothing here imports code that runs a command: a
- * definition refers to its run function through an `import()` made only when it runs.
+ * definition refers to its run function through an `import()` made only when it runs. The argv
+ * reader's bundle leaves out the help text (`description`, `notes`, `examples`, `defaultShown`:
+ * scripts/help-text.mjs), which nothing on the launcher's light path may read.
  */
 import type { Deps } from '../deps.js';
 
