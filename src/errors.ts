@@ -156,7 +156,33 @@ export interface TokencliErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * What every TokencliError carries, whichever copy of this module made it: the launcher's light
+ * bundles each carry their own copy (scripts/bundle.mjs), and the keychain's client, a bundle of its
+ * own, throws errors the answer that loaded it checks with `instanceof TokencliError`. A symbol of
+ * the global registry, set in the constructor: a class member keyed by it would keep this module in
+ * bundles that never make an error (esbuild cannot prove such a key harmless).
+ */
+const ERROR_BRAND: unique symbol = /* @__PURE__ */ Symbol.for('tokencli.TokencliError');
+
 export class TokencliError extends Error {
+  /**
+   * `error instanceof TokencliError` is true for one of another copy of this class too (above). A
+   * subclass (`instanceof InputError`) is checked as usual: only this class crosses copies.
+   */
+  static override [Symbol.hasInstance]<T>(
+    this: abstract new (
+      ...args: never[]
+    ) => T,
+    value: unknown,
+  ): value is T {
+    const ordinary = Function.prototype[Symbol.hasInstance];
+    // A subclass (InputError, …) inherits this method rather than owning it: checked as usual.
+    // biome-ignore lint/complexity/noThisInStatic: `this` is whichever class is right of instanceof
+    if (!Object.hasOwn(this, Symbol.hasInstance)) return ordinary.call(this, value);
+    return typeof value === 'object' && value !== null && ERROR_BRAND in value;
+  }
+
   readonly code: ErrorCode;
   readonly reason: ErrorReason | undefined;
   readonly details: ErrorDetails;
@@ -169,6 +195,8 @@ export class TokencliError extends Error {
     this.reason = options.reason;
     this.details = options.details ?? {};
     this.hint = options.hint;
+    // Not enumerable: nothing new in the error's JSON or its inspection.
+    Object.defineProperty(this, ERROR_BRAND, { value: true });
   }
 }
 
