@@ -121,11 +121,26 @@ const parseCacheFile = (function parseCacheFile(bytes) {
   return { seen: list === '' ? [] : list.split(','), data: bytes.subarray(end + 1) };
 });
 
+/** The light bundles imported by another (`tokencli:NAME`), once each: their classes are shared. */
+const lightImports = new Map();
+const LIGHT_IMPORT = 'tokencli:';
+
 /**
- * `import(id)` for the bundles. Inside the executable nothing is imported from disk: builtins come
- * from node, the packages (and the keychain's native addon) from the executable's own bundle.
+ * `import(id)` for the bundles. `tokencli:NAME` is a light bundle a light answer loads on demand
+ * (the keychain's client, scripts/bundle.mjs). Inside the executable nothing is imported from disk:
+ * builtins come from node, the packages (and the keychain's native addon) from the executable's own
+ * bundle.
  */
 function bundleImport(id) {
+  if (id.startsWith(LIGHT_IMPORT)) {
+    try {
+      const name = id.slice(LIGHT_IMPORT.length);
+      if (!lightImports.has(name)) lightImports.set(name, loadLight(name));
+      return Promise.resolve(lightImports.get(name));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   if (!sea) return import(id);
   try {
     const builtin = process.getBuiltinModule(id);

@@ -89,7 +89,8 @@ await build({
  * `tokencli token`; light-exec, `exec` with a cached token; light-info, light-status,
  * light-profile: `info`, `status`, `profile list|show`, by their own run functions,
  * src/cli/launcher/run-light.ts). The list is read from the definitions as tsc built them (`npm
- * run build` runs tsc first), so a command's light answer is named in its definition alone. The
+ * run build` runs tsc first), so a command's light answer is named in its definition alone. One
+ * more is loaded by the others on demand: light-keychain, the keychain's client (below). The
  * same sources as the full CLI, compiled a second time; not a second implementation.
  *
  * One file each, whatever they share, because node's ESM loader pays about a millisecond per
@@ -126,8 +127,28 @@ const runFunctionsLeftOutPlugin = {
   },
 };
 
-const light = await build({
-  entryPoints: Object.fromEntries(lightBundles.map((name) => [name, `src/cli/launcher/${name}.ts`])),
+/**
+ * The keychain's client (src/cli/launcher/light-keychain.ts), a light bundle the others import on
+ * demand: open-store.ts's `import()`s of its three modules become `__import("tokencli:light-keychain")`,
+ * which the launcher answers with that bundle (bin/tokencli.js). The answers that never open the
+ * keychain, a cached token from the credentials file first, then carry none of its code. The error
+ * it throws is its own copy of TokencliError, which `instanceof` still knows (src/errors.ts).
+ */
+const KEYCHAIN_BUNDLE = 'light-keychain';
+const keychainImportedOnDemandPlugin = {
+  name: 'keychain-imported-on-demand',
+  setup(pluginBuild) {
+    pluginBuild.onResolve(
+      { filter: /^\.\/(secret-service-probe|dbus-read-keychain-store|keychain-store)\.js$/ },
+      (args) =>
+        args.kind === 'dynamic-import' && /[\\/]store[\\/]open-store\.ts$/.test(args.importer)
+          ? { path: `tokencli:${KEYCHAIN_BUNDLE}`, external: true }
+          : undefined,
+    );
+  },
+};
+
+const lightOptions = {
   outdir: 'dist/cli-bundle',
   outExtension: { '.js': '.cjs' },
   bundle: true,
@@ -137,13 +158,22 @@ const light = await build({
   target: 'node20.18',
   packages: 'bundle',
   external,
-  plugins: [runFunctionsLeftOutPlugin],
   logLevel: 'warning',
   legalComments: 'none',
   write: false,
-});
-if (light.warnings.length > 0) throw new Error('the light bundles must build without warnings');
-for (const output of light.outputFiles) {
+};
+const entry = (name) => [name, `src/cli/launcher/${name}.ts`];
+const builds = await Promise.all([
+  build({
+    ...lightOptions,
+    entryPoints: Object.fromEntries(lightBundles.map(entry)),
+    plugins: [runFunctionsLeftOutPlugin, keychainImportedOnDemandPlugin],
+  }),
+  build({ ...lightOptions, entryPoints: Object.fromEntries([entry(KEYCHAIN_BUNDLE)]) }),
+]);
+if (builds.some((light) => light.warnings.length > 0))
+  throw new Error('the light bundles must build without warnings');
+for (const output of builds.flatMap((light) => light.outputFiles)) {
   const name = basename(output.path);
   // The argv reader's command model without its help text (scripts/help-text.mjs says why).
   const text = name === 'light-argv.cjs' ? leaveOutHelpText(output.text, name).code : output.text;

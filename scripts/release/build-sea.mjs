@@ -149,8 +149,9 @@ if (codeCaches) {
   const caches = await trainCodeCaches(exe, training);
   for (const name of Object.keys(assets).filter((n) => n.endsWith('.cjs'))) {
     const bundle = name.slice(0, -'.cjs'.length);
-    // Every light answer and the full CLI must have been run; sea-imports only if a run needed it.
-    if (!caches[bundle] && bundle !== 'sea-imports')
+    // Every light answer and the full CLI must have been run; sea-imports only if a run needed it,
+    // and the keychain's client never (the training has no Secret Service: its runs use the file).
+    if (!caches[bundle] && bundle !== 'sea-imports' && bundle !== 'light-keychain')
       throw new Error(`build-sea: the training made no code cache of ${bundle}`);
   }
   const withCaches = { ...assets };
