@@ -5,12 +5,12 @@
  * the completion scripts and the man page, which the full CLI and the build make from the same
  * definitions. Left in, they were about 110 of the reader's 244 distinct strings, and V8 puts
  * every string a code cache names into its string table when it reads the cache: on a cached
- * `token` in the executable, enough more to make V8 grow that table a second time (0.7 M
+ * `token` in the executable, enough more to make V8 grow that table a second time (0.4 M
  * instructions in all, bench/README.md, Decisions).
  *
  * Each such property of an object literal keeps its key and gets `void 0` for its value, so the
  * objects keep their shape. The bundle must never read one of them (a property access, a computed
- * one by a literal name, or a destructuring): helpText throws if it does, as it does when it finds
+ * one by a literal name, or a destructuring): leaveOutHelpText throws if it does, as it does when it finds
  * nothing to leave out, which would mean the model's shape changed under it.
  */
 import { parse } from 'acorn';
