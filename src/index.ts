@@ -33,6 +33,7 @@ import type { EventSink } from './session/events.js';
 import { givenSecrets } from './session/secret-source.js';
 import { Session, type SessionOptions } from './session/session.js';
 import type { StoreKind, TokenRecord } from './store/types.js';
+import { withoutTrailingSlashes } from './text/trailing-slashes.js';
 
 export {
   type ErrorCode,
@@ -196,7 +197,7 @@ function seconds(name: string, value: unknown, fallback: number): number {
  */
 function serviceProfile(options: TokenClientOptions): string | undefined {
   if (options.profile !== undefined || !options.baseUrl || !options.clientId) return undefined;
-  const service = `${options.baseUrl.trim().replace(/\/+$/, '')}\n${options.clientId}`;
+  const service = `${withoutTrailingSlashes(options.baseUrl.trim())}\n${options.clientId}`;
   return `service-${createHash('sha256').update(service).digest('hex').slice(0, 12)}`;
 }
 

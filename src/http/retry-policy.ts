@@ -5,6 +5,8 @@
  * once, so a second attempt could only fail or, worse, race the first).
  */
 
+import { isAsciiDigits } from '../text/ascii-digits.js';
+
 /** Retries after the first attempt, so three attempts in all. */
 export const MAX_RETRIES = 2;
 
@@ -21,7 +23,7 @@ export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
 export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
   if (value === undefined) return undefined;
   const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (isAsciiDigits(text)) return Number(text) * 1000;
   // Only something shaped like an HTTP-date: Date.parse accepts much more (e.g. "1"), which must not count.
   if (!/^[A-Za-z]{3},? .*\d{2}:\d{2}:\d{2} (GMT|UTC)$/.test(text)) return undefined;
   const at = Date.parse(text);

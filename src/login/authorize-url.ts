@@ -4,6 +4,7 @@
  * (`response_type=code`, `redirect_uri`) and PKCE S256 (RFC 7636 §4.3).
  */
 import { AUTHORIZE_PATH } from '../protocol/endpoints.js';
+import { withoutTrailingSlashes } from '../text/trailing-slashes.js';
 
 /** What goes into one authorization request. */
 export interface AuthorizeUrlParams {
@@ -24,7 +25,7 @@ export interface AuthorizeUrlParams {
 export function buildAuthorizeUrl(params: AuthorizeUrlParams): string {
   const url = new URL(params.baseUrl);
   // A trailing slash on the base URL must not double up; its query and fragment are not ours to keep.
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${AUTHORIZE_PATH}`;
+  url.pathname = `${withoutTrailingSlashes(url.pathname)}${AUTHORIZE_PATH}`;
   url.search = '';
   url.hash = '';
   const query = new URLSearchParams({

@@ -3,6 +3,7 @@
  * `https://gw.example/api` + `/v2/oauth/token` → `https://gw.example/api/v2/oauth/token`.
  */
 import { InputError } from '../errors.js';
+import { withoutTrailingSlashes } from '../text/trailing-slashes.js';
 
 /**
  * The endpoint's URL, with an empty query and no fragment whatever the base URL carried. A trailing
@@ -16,7 +17,7 @@ export function endpointUrl(baseUrl: string, path: string): URL {
   } catch (error) {
     throw new InputError(`the base URL "${baseUrl}" is not a valid URL`, 'base_url_invalid', {}, error);
   }
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  url.pathname = `${withoutTrailingSlashes(url.pathname)}${path}`;
   url.search = '';
   url.hash = '';
   return url;

@@ -6,13 +6,13 @@
 import { TokencliError } from '../errors.js';
 import { isLoopbackHost } from '../protocol/loopback.js';
 import type { StoreKind } from '../store/types.js';
+import { withoutTrailingSlashes } from '../text/trailing-slashes.js';
 import { type ConfigFile, configDirFrom, type ProfileConfig, readConfig } from './config-file.js';
 import { SETTING_VARIABLES } from './environment.js';
 import { SettingError, type SettingOrigin } from './setting-error.js';
 
 export const DEFAULT_REDIRECT_URI = 'http://127.0.0.1:8765/callback';
 const DEFAULT_TIMEOUT_SECONDS = 30;
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const STORE_KINDS: readonly StoreKind[] = ['keychain', 'file', 'none'];
 
 /** The settings a caller may give for one session (each else from the environment or profile). */
@@ -108,7 +108,7 @@ export function checkBaseUrl(raw: string, origin: SettingOrigin = OPTION): strin
       meant ? `a URL starts with its scheme: use ${meant}` : 'use https://',
     );
   }
-  return url.href.replace(/\/+$/, '');
+  return withoutTrailingSlashes(url.href);
 }
 
 function parseTimeout(raw: string | number, origin: SettingOrigin): number {
@@ -159,9 +159,9 @@ function layered<T>(
 /** The profile's recorded base URL in the same normal form as a checked one. */
 function normalBaseUrl(raw: string): string {
   try {
-    return new URL(raw).href.replace(/\/+$/, '');
+    return withoutTrailingSlashes(new URL(raw).href);
   } catch {
-    return raw.replace(/\/+$/, '');
+    return withoutTrailingSlashes(raw);
   }
 }
 
@@ -254,12 +254,30 @@ export async function resolveSettings(options: SettingOptions, env: NodeJS.Proce
 
 /** Profile names are file names (lock files) and keychain account names: keep them plain. */
 export function checkProfileName(profile: string): void {
-  if (!PROFILE_NAME.test(profile)) {
+  if (!isProfileName(profile)) {
     throw new TokencliError(`invalid profile name "${profile}"`, {
       code: 'usage',
       hint: 'use letters, digits, ".", "_" and "-" (at most 64)',
     });
   }
+}
+
+/**
+ * One to 64 characters: ASCII letters and digits, then also ".", "_" and "-" (what
+ * `/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/` matches). Written out rather than as a regular expression,
+ * which V8 would compile on every run: every cached `tokencli token` checks its profile's name
+ * (bench/README.md, Decisions).
+ */
+function isProfileName(name: string): boolean {
+  if (name.length === 0 || name.length > 64) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    const alphanumeric =
+      (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+    // ".", "_", "-" anywhere but first.
+    if (!alphanumeric && (i === 0 || (code !== 0x2e && code !== 0x5f && code !== 0x2d))) return false;
+  }
+  return true;
 }
 
 /**

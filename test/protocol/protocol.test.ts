@@ -18,6 +18,7 @@ import {
 import { GrantType } from '../../src/protocol/grants.js';
 import { isLoopbackHost } from '../../src/protocol/loopback.js';
 import { s256Challenge, verifierMatches } from '../../src/protocol/pkce.js';
+import { sampleStrings } from '../helpers/sample-strings.js';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 const context = { endpoint: 'token' as const, grantType: GrantType.clientCredentials, secrets: [] };
@@ -76,6 +77,29 @@ describe('the loopback rule', () => {
       expect(isLoopbackHost(host)).toBe(false);
     },
   );
+
+  it('takes IPv4 loopback as 127 and three more parts of one to three ASCII digits up to 255', () => {
+    // What the rule was written as before it was written out, for any string at its edges.
+    const stated = (host: string) => {
+      const octets = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+      return octets?.slice(1).every((o) => Number(o) <= 255) === true;
+    };
+    const hosts = [
+      '127.0.0.1',
+      '127.000.0.1',
+      '127.0.0.0001',
+      '127.0.0',
+      '127.0.0.1.',
+      '127..0.1',
+      '0127.0.0.1',
+    ];
+    hosts.push('127.0.0.\u0663', '127.0.0.１', '127.0.0.1\n', '127.0.0.-1', '127.0.0.255', '127.0.0.25 ');
+    for (const host of hosts) expect(isLoopbackHost(host), host).toBe(stated(host));
+    for (const tail of sampleStrings(['1', '9', '0', '.', '5', 'x'], 6, 500)) {
+      const host = `127.${tail}`;
+      expect(isLoopbackHost(host), host).toBe(stated(host));
+    }
+  });
 
   it('is the same for a base URL and for opening a browser (127.0.0.2 passes both)', async () => {
     const { checkBaseUrl } = await import('../../src/session/settings.js');

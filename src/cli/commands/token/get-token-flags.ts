@@ -4,6 +4,7 @@
  * the same functions — in the full CLI and in the launcher's cached answer alike.
  */
 import { UsageError } from '../../../errors.js';
+import { isAsciiDigits } from '../../../text/ascii-digits.js';
 import type { FlagDef } from '../../command-model/types.js';
 
 /** The options these flags give, keyed as commander keys them. */
@@ -21,7 +22,7 @@ export interface TokenFlags {
 /** `--min-ttl`'s value in seconds, or a usage error: a whole number of seconds. */
 export function parseMinTtl(raw: string): number {
   const seconds = Number(raw);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(seconds)) {
+  if (!isAsciiDigits(raw) || !Number.isSafeInteger(seconds)) {
     throw new UsageError(`--min-ttl: "${raw}" is not a whole number of seconds`, 'e.g. --min-ttl 300');
   }
   return seconds;
