@@ -37,15 +37,15 @@ export function belongsTo(
   return record !== undefined && record.base_url === service.baseUrl && record.client_id === service.clientId;
 }
 
-/** A record of this service usable as it is: at least `minTtlSeconds` left. */
+/** A record of this service usable as it is: at least `minTtlSeconds` left at `nowMs` (the session's `time()`). */
 export function freshRecord(
   record: TokenRecord | undefined,
   service: ServiceCoordinates,
   minTtlSeconds: number,
-  now: Date,
+  nowMs: number,
 ): TokenRecord | undefined {
   if (!belongsTo(record, service) || record.access_token_refused_at !== undefined) return undefined;
-  const left = Date.parse(record.expires_at) - now.getTime();
+  const left = Date.parse(record.expires_at) - nowMs;
   return left > 0 && left >= requiredLifeMs(record, minTtlSeconds) ? record : undefined;
 }
 
@@ -79,7 +79,7 @@ export class ProfileTokens {
 
   /** The stored record if it is this service's and has at least `minTtlSeconds` left. */
   async fresh(minTtlSeconds: number): Promise<TokenRecord | undefined> {
-    return freshRecord(await this.stored(), this.service, minTtlSeconds, this.session.now());
+    return freshRecord(await this.stored(), this.service, minTtlSeconds, this.session.time());
   }
 
   /** Whether a new token would be kept: not when the session names another service than the profile's. */

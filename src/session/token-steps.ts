@@ -76,7 +76,7 @@ async function renew(
   const stored = await tokens.stored();
   const matching = tokens.belongs(stored) ? stored : undefined;
   if (!options.force) {
-    const fresh = freshRecord(stored, tokens.service, options.minTtlSeconds, session.now());
+    const fresh = freshRecord(stored, tokens.service, options.minTtlSeconds, session.time());
     if (fresh) {
       announceShortLife(session, fresh, options.minTtlSeconds);
       return { record: fresh, source: 'cache' };

@@ -13,10 +13,11 @@ import { sampleRecord } from '../store/records.js';
 const SERVICE = { baseUrl: 'http://127.0.0.1:8080', clientId: 'demo-client' };
 // sampleRecord's token: obtained at 00:00, expires at 01:00 (a life of 3600 s).
 const AT = (time: string) => new Date(`2030-01-01T${time}Z`);
+const MS = (time: string) => AT(time).getTime();
 
 describe('freshRecord', () => {
   it('gives this service’s record with enough life left', () => {
-    expect(freshRecord(sampleRecord(), SERVICE, 60, AT('00:30:00'))).toEqual(sampleRecord());
+    expect(freshRecord(sampleRecord(), SERVICE, 60, MS('00:30:00'))).toEqual(sampleRecord());
   });
 
   it.each([
@@ -25,24 +26,24 @@ describe('freshRecord', () => {
   ])('never gives a record of %s, however fresh', (_, other) => {
     const record = sampleRecord(other);
     expect(belongsTo(record, SERVICE)).toBe(false);
-    expect(freshRecord(record, SERVICE, 0, AT('00:00:01'))).toBeUndefined();
+    expect(freshRecord(record, SERVICE, 0, MS('00:00:01'))).toBeUndefined();
   });
 
   it('never gives a token the service refused, nor an expired one', () => {
     const refused = sampleRecord({ access_token_refused_at: '2030-01-01T00:10:00.000Z' });
-    expect(freshRecord(refused, SERVICE, 0, AT('00:30:00'))).toBeUndefined();
-    expect(freshRecord(sampleRecord(), SERVICE, 0, AT('01:00:00'))).toBeUndefined();
-    expect(freshRecord(undefined, SERVICE, 0, AT('00:30:00'))).toBeUndefined();
+    expect(freshRecord(refused, SERVICE, 0, MS('00:30:00'))).toBeUndefined();
+    expect(freshRecord(sampleRecord(), SERVICE, 0, MS('01:00:00'))).toBeUndefined();
+    expect(freshRecord(undefined, SERVICE, 0, MS('00:30:00'))).toBeUndefined();
   });
 
   it('asks for the min-ttl left, or half the life when the min-ttl is the whole life or more', () => {
-    expect(freshRecord(sampleRecord(), SERVICE, 600, AT('00:50:00'))).toBeDefined();
-    expect(freshRecord(sampleRecord(), SERVICE, 601, AT('00:50:00'))).toBeUndefined();
+    expect(freshRecord(sampleRecord(), SERVICE, 600, MS('00:50:00'))).toBeDefined();
+    expect(freshRecord(sampleRecord(), SERVICE, 601, MS('00:50:00'))).toBeUndefined();
     expect(requiredLifeMs(sampleRecord(), 3599)).toBe(3_599_000);
     expect(requiredLifeMs(sampleRecord(), 3600)).toBe(1_800_000);
     expect(requiredLifeMs(sampleRecord(), 86_400)).toBe(1_800_000);
-    expect(freshRecord(sampleRecord(), SERVICE, 86_400, AT('00:30:00'))).toBeDefined();
-    expect(freshRecord(sampleRecord(), SERVICE, 86_400, AT('00:30:01'))).toBeUndefined();
+    expect(freshRecord(sampleRecord(), SERVICE, 86_400, MS('00:30:00'))).toBeDefined();
+    expect(freshRecord(sampleRecord(), SERVICE, 86_400, MS('00:30:01'))).toBeUndefined();
   });
 });
 

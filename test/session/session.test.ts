@@ -110,3 +110,19 @@ describe('Session.service', () => {
     await expect(bare.service()).rejects.toMatchObject({ code: 'usage', reason: 'not_configured' });
   });
 });
+
+describe('the session clock', () => {
+  it('is the `now` option, in milliseconds too, when one is given', () => {
+    const at = new Date('2030-01-01T00:00:00.000Z');
+    const clocked = new Session({ now: () => at });
+    expect(clocked.now()).toBe(at);
+    expect(clocked.time()).toBe(at.getTime());
+  });
+
+  it('is the system clock without one', () => {
+    const before = Date.now();
+    const time = new Session().time();
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(Date.now());
+  });
+});

@@ -48,7 +48,8 @@ export interface CachedToken {
   record: TokenRecord;
   settings: Settings;
   service: ServiceCoordinates;
-  now: Date;
+  /** The session's clock: read only by what shows the time left (`--format json`). */
+  now: () => Date;
 }
 
 /**
@@ -70,15 +71,11 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
     let halfLife = false;
     let reading = false;
     let profile: string | undefined;
-    // One clock reading, taken when freshness is judged and used again to render the token.
-    let now: Date | undefined;
+    // No clock of our own: the session judges freshness by Date.now() (Session.time) and makes no
+    // Date, which would cost a reading of the time zone.
     const session = new Session({
       ...sessionOptions(ctx),
       env: ctx.io.env,
-      now: () => {
-        now ??= new Date();
-        return now;
-      },
       // The signal only when something asks for it (Session.signal).
       onEvent: (event) => {
         if (event.code === 'min_ttl_too_long') halfLife = true;
@@ -115,7 +112,7 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
       if (store.kind === 'keychain') for (const line of readWarned) ctx.io.stderr.write(`${line}\n`);
       return undefined;
     }
-    return { record, settings, service: { baseUrl, clientId }, now: session.now() };
+    return { record, settings, service: { baseUrl, clientId }, now: session.now };
   } catch {
     return undefined;
   }

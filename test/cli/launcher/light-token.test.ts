@@ -76,6 +76,28 @@ describe('printCachedToken', () => {
     expect(t.err()).toBe('');
   });
 
+  test('makes no Date for a plain token (a first Date costs a reading of the time zone); json makes one', async () => {
+    const t = setup();
+    t.storeTokens(sampleRecord({ expires_at: inSeconds(3600) }));
+    const RealDate = globalThis.Date;
+    let made = 0;
+    globalThis.Date = new Proxy(RealDate, {
+      construct(target, args, newTarget) {
+        made++;
+        return Reflect.construct(target, args, newTarget);
+      },
+    });
+    try {
+      expect(await printCachedToken(t.ctx, NO_FLAGS)).toBe(true);
+      expect(made).toBe(0);
+      expect(await printCachedToken(t.ctx, { ...NO_FLAGS, json: true })).toBe(true);
+      expect(made).toBe(1);
+      expect(JSON.parse(t.out().slice(t.out().indexOf('{'))).expires_in).toBeGreaterThan(3590);
+    } finally {
+      globalThis.Date = RealDate;
+    }
+  });
+
   test('reads settings by the same precedence as the CLI (profile from the environment, config file)', async () => {
     const t = setup({ TOKENCLI_PROFILE: 'work', TOKENCLI_BASE_URL: '', TOKENCLI_CLIENT_ID: '' });
     writeProfiles(t.configDir, { work: { base_url: BASE_URL, client_id: 'demo-client' } });

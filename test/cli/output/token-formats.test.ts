@@ -15,6 +15,7 @@ const record = (access_token: string): TokenRecord => ({
   obtained_at: '2029-12-31T23:00:00.000Z',
 });
 const now = new Date('2029-12-31T23:00:00.000Z');
+const clock = () => now;
 
 describe('token formats', () => {
   test('--json is --format json; a contradiction is a usage error', () => {
@@ -27,19 +28,32 @@ describe('token formats', () => {
 
   test('each format', () => {
     const r = record('abc.DEF-123_~+/=');
-    expect(renderToken('token', r, 'default', 'cache', now)).toBe('abc.DEF-123_~+/=\n');
-    expect(renderToken('header', r, 'default', 'cache', now)).toBe(
+    expect(renderToken('token', r, 'default', 'cache', clock)).toBe('abc.DEF-123_~+/=\n');
+    expect(renderToken('header', r, 'default', 'cache', clock)).toBe(
       'Authorization: Bearer abc.DEF-123_~+/=\n',
     );
-    expect(renderToken('env', r, 'default', 'cache', now)).toBe(
+    expect(renderToken('env', r, 'default', 'cache', clock)).toBe(
       "TOKENCLI_ACCESS_TOKEN='abc.DEF-123_~+/='\nTOKENCLI_TOKEN_EXPIRES_AT='2030-01-01T00:00:00.000Z'\n",
     );
-    expect(JSON.parse(renderToken('json', r, 'work', 'cache', now))).toMatchObject({
+    expect(JSON.parse(renderToken('json', r, 'work', 'cache', clock))).toMatchObject({
       access_token: 'abc.DEF-123_~+/=',
       expires_in: 3600,
       profile: 'work',
       source: 'cache',
     });
+  });
+
+  test('only json reads the clock (a first Date costs a reading of the time zone)', () => {
+    let reads = 0;
+    const counting = () => {
+      reads++;
+      return now;
+    };
+    for (const format of ['token', 'header', 'env'] as const)
+      renderToken(format, record('abc'), 'p', 'cache', counting);
+    expect(reads).toBe(0);
+    renderToken('json', record('abc'), 'p', 'cache', counting);
+    expect(reads).toBe(1);
   });
 
   test.each([
@@ -50,7 +64,7 @@ describe('token formats', () => {
   ] as const)('%j cannot be printed as %s: exit 5, nothing printed', (token, format) => {
     let error: unknown;
     try {
-      renderToken(format, record(token), 'default', 'cache', now);
+      renderToken(format, record(token), 'default', 'cache', clock);
     } catch (caught) {
       error = caught;
     }

@@ -16,6 +16,6 @@ export async function run(options: TokenOptions, deps: Deps): Promise<void> {
     obtainWithFlags(options, deps),
   );
   deps.io.stdout.write(
-    renderToken(format, record, settings.profile, source, deps.now(), options.showTokens === true),
+    renderToken(format, record, settings.profile, source, deps.now, options.showTokens === true),
   );
 }
