@@ -25,7 +25,7 @@ export async function refreshNow(
       );
     }
     const expiresAt = stored.refresh_token_expires_at;
-    if (expiresAt !== undefined && Date.parse(expiresAt) <= session.now().getTime()) {
+    if (expiresAt !== undefined && Date.parse(expiresAt) <= session.time()) {
       throw new NotLoggedInError(
         `the refresh token of profile "${tokens.profile}" expired at ${expiresAt}`,
         undefined,
