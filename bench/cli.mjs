@@ -17,7 +17,8 @@
 //   tokencli --profile ci token (the executable)        vs  node26 empty.mjs        goal <= 1.0
 //     the same with no code cache in the user's cache directory (a CI job's fresh home)
 //   tokencli --version (the executable)                 vs  node26 empty.mjs        goal <= 1.0
-//   node26 copied, empty.mjs (a control: how far the machine alone moves such a ratio)  vs  node26 empty.mjs
+//   a second copy of node26, empty.mjs (a control: what the machine alone makes of such a ratio)
+//     vs  node26 empty.mjs; every side of these rows is copied afresh for each round (below)
 //   the executable's --version and cached token in instructions, against node26 empty.mjs (valgrind,
 //     bench/instructions.mjs; skipped without it): the work itself, without the machine's noise
 //   the release archive's size                                                      goal <= 45 MB
@@ -133,9 +134,16 @@ const median = (xs) => {
  * `cjsBaselineArgs`: the same baseline as a CommonJS script, measured in the same rounds. The goals
  * are set against the `.mjs` baseline; node starts a CommonJS script without its ES module loader,
  * some milliseconds sooner, and the launcher is one (bin/tokencli.js), so the ratio to the CommonJS
- * baseline is shown too: it is what tokencli adds to the fastest node program.
+ * baseline is shown too: it is what tokencli adds to the fastest node program. `beforeRound`: run
+ * before each round (the executable's rows lay their files down afresh there).
  */
-function compare(name, baselineArgs, subjectArgs, goal, { nodes = 1, extraEnv = {}, cjsBaselineArgs } = {}) {
+function compare(
+  name,
+  baselineArgs,
+  subjectArgs,
+  goal,
+  { nodes = 1, extraEnv = {}, cjsBaselineArgs, beforeRound } = {},
+) {
   if (ONLY && !ONLY.test(name)) return;
   const runEnv = { ...env, ...extraEnv };
   const sides = [baselineArgs, subjectArgs, ...(cjsBaselineArgs ? [cjsBaselineArgs] : [])];
@@ -143,6 +151,7 @@ function compare(name, baselineArgs, subjectArgs, goal, { nodes = 1, extraEnv = 
   const cpu = sides.map(() => []);
   const roundRatios = [];
   for (let round = 0; round < ROUNDS; round++) {
+    beforeRound?.();
     // Every other round runs the sides in the opposite order.
     const order = sides.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
@@ -190,24 +199,47 @@ function executableRows() {
     console.log('the executable: skipped (no release/ archive for this platform; npm run build:release)');
     return;
   }
-  execFileSync('tar', ['-xzf', archive, '-C', work, 'tokencli']);
-  const exe = join(work, 'tokencli');
+  const unpacked = join(work, 'unpacked');
+  mkdirSync(unpacked);
+  execFileSync('tar', ['-xzf', archive, '-C', unpacked, 'tokencli']);
   const node26 = seaNode();
   const embedded = execFileSync(node26, ['--version'], { encoding: 'utf8' }).trim();
-  console.log(`the executable (node ${embedded} inside), against node ${embedded} running empty.mjs:`);
-  const node26Empty = [node26, empty];
-  compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0);
+  // Where a file's pages sit in memory moves its start by up to a third here: the same bytes, copied
+  // five times, started anywhere from 30 to 40 ms, and a file `tar` wrote starts later than a copy.
+  // One file on each side would measure where they happen to sit. So each round lays both sides
+  // down afresh, copied the way install.sh copies the executable into place, and the medians run
+  // over as many placements as rounds, each side's written the same way.
+  const laid = join(work, 'laid');
+  const exe = join(laid, 'tokencli');
+  const node26Laid = join(laid, 'node');
+  const node26Copy = join(laid, 'node-copy');
+  const layDown = () => {
+    rmSync(laid, { recursive: true, force: true });
+    mkdirSync(laid);
+    for (const [from, to] of [
+      [join(unpacked, 'tokencli'), exe],
+      [node26, node26Laid],
+      [node26, node26Copy],
+    ])
+      execFileSync('cp', [from, to]);
+  };
+  layDown();
+  console.log(
+    `the executable (node ${embedded} inside), against node ${embedded} running empty.mjs; both copied afresh for each round:`,
+  );
+  const node26Empty = [node26Laid, empty];
+  const fresh = { beforeRound: layDown };
+  compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, fresh);
   // A CI job's first runs: no cache of the user's (the launcher keeps none under TMPDIR, where this
   // home is), only the executable's own (scripts/release/train-code-cache.mjs).
   compare('executable: --profile ci token, fresh home', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, {
+    ...fresh,
     extraEnv: { XDG_CACHE_HOME: join(work, 'fresh-cache-home') },
   });
-  compare('executable: --version', node26Empty, [exe, '--version'], 1.0);
-  // The same node, byte for byte, copied: what this machine alone makes of a ratio between two
-  // executables (page cache, where each file's pages sit), against which the rows above are read.
-  const node26Copy = join(work, 'node26-copy');
-  execFileSync('cp', [node26, node26Copy]);
-  compare('executable: control, a copy of node26', node26Empty, [node26Copy, empty], undefined);
+  compare('executable: --version', node26Empty, [exe, '--version'], 1.0, fresh);
+  // The same node, byte for byte, in two copies laid down alike: what remains of the machine's
+  // noise in such a ratio, against which the rows above are read.
+  compare('executable: control, two copies of node26', node26Empty, [node26Copy, empty], undefined, fresh);
   instructionRows(exe, node26);
   const mb = statSync(archive).size / 1e6;
   console.log(
