@@ -213,22 +213,22 @@ function executableRows() {
   const exe = join(laid, 'tokencli');
   const node26Laid = join(laid, 'node');
   const node26Copy = join(laid, 'node-copy');
-  const layDown = () => {
+  const sources = new Map([
+    [exe, join(unpacked, 'tokencli')],
+    [node26Laid, node26],
+    [node26Copy, node26],
+  ]);
+  // Lays down the files a row runs (about 120 MB each), and only those, before each of its rounds.
+  const layDown = (...files) => {
     rmSync(laid, { recursive: true, force: true });
     mkdirSync(laid);
-    for (const [from, to] of [
-      [join(unpacked, 'tokencli'), exe],
-      [node26, node26Laid],
-      [node26, node26Copy],
-    ])
-      execFileSync('cp', [from, to]);
+    for (const file of files) execFileSync('cp', [sources.get(file), file]);
   };
-  layDown();
   console.log(
     `the executable (node ${embedded} inside), against node ${embedded} running empty.mjs; both copied afresh for each round:`,
   );
   const node26Empty = [node26Laid, empty];
-  const fresh = { beforeRound: layDown };
+  const fresh = { beforeRound: () => layDown(node26Laid, exe) };
   compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, fresh);
   // A CI job's first runs: no cache of the user's (the launcher keeps none under TMPDIR, where this
   // home is), only the executable's own (scripts/release/train-code-cache.mjs).
@@ -239,7 +239,10 @@ function executableRows() {
   compare('executable: --version', node26Empty, [exe, '--version'], 1.0, fresh);
   // The same node, byte for byte, in two copies laid down alike: what remains of the machine's
   // noise in such a ratio, against which the rows above are read.
-  compare('executable: control, two copies of node26', node26Empty, [node26Copy, empty], undefined, fresh);
+  compare('executable: control, two copies of node26', node26Empty, [node26Copy, empty], undefined, {
+    beforeRound: () => layDown(node26Laid, node26Copy),
+  });
+  layDown(exe);
   instructionRows(exe, node26);
   const mb = statSync(archive).size / 1e6;
   console.log(
