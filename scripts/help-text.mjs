@@ -10,8 +10,8 @@
  *
  * Each such property of an object literal keeps its key and gets `void 0` for its value, so the
  * objects keep their shape. The bundle must never read one of them (a property access, a computed
- * one by a literal name, or a destructuring): leaveOutHelpText throws if it does, as it does when it finds
- * nothing to leave out, which would mean the model's shape changed under it.
+ * one by a literal name, or a destructuring): leaveOutHelpText throws if it does, as it does when it
+ * finds nothing to leave out, which would mean the model's shape changed under it.
  */
 import { parse } from 'acorn';
 import { simple } from 'acorn-walk';
