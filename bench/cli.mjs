@@ -228,22 +228,37 @@ function executableRows() {
     `the executable (node ${embedded} inside), against node ${embedded} running empty.mjs; both copied afresh for each round:`,
   );
   const node26Empty = [node26Laid, empty];
+  // A user's cache directory as the executable's own users have it: one that only its runs wrote
+  // to. The developer's may hold caches that the npm package wrote when run on the same Node 26 (the
+  // same bundles and the same V8, so the executable takes them), and one such file moved a cached
+  // `token` by 0.2 M instructions here. It is outside TMPDIR, where the launcher keeps no cache.
+  const ownCacheEnv = { XDG_CACHE_HOME: join(work, 'cache-home'), TMPDIR: join(work, 'tmp') };
+  mkdirSync(ownCacheEnv.TMPDIR);
+  // Its first run writes what it would write in a user's home (nothing, when the run takes a path
+  // the build's training took): the rows below measure the runs after it.
+  execFileSync(join(unpacked, 'tokencli'), ['--profile', 'ci', 'token'], {
+    env: { ...env, ...ownCacheEnv },
+    stdio: 'ignore',
+  });
   const fresh = { beforeRound: () => layDown(node26Laid, exe) };
-  compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, fresh);
+  compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, {
+    ...fresh,
+    extraEnv: ownCacheEnv,
+  });
   // A CI job's first runs: no cache of the user's (the launcher keeps none under TMPDIR, where this
   // home is), only the executable's own (scripts/release/train-code-cache.mjs).
   compare('executable: --profile ci token, fresh home', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, {
     ...fresh,
     extraEnv: { XDG_CACHE_HOME: join(work, 'fresh-cache-home') },
   });
-  compare('executable: --version', node26Empty, [exe, '--version'], 1.0, fresh);
+  compare('executable: --version', node26Empty, [exe, '--version'], 1.0, { ...fresh, extraEnv: ownCacheEnv });
   // The same node, byte for byte, in two copies laid down alike: what remains of the machine's
   // noise in such a ratio, against which the rows above are read.
   compare('executable: control, two copies of node26', node26Empty, [node26Copy, empty], undefined, {
     beforeRound: () => layDown(node26Laid, node26Copy),
   });
   layDown(exe);
-  instructionRows(exe, node26);
+  instructionRows(exe, node26, { ...env, ...ownCacheEnv });
   const mb = statSync(archive).size / 1e6;
   console.log(
     `${'executable: archive size'.padEnd(46)} ${mb.toFixed(1)} MB (${archiveName(version)}; goal <= 45 MB) ${mb <= 45 ? 'ok' : 'ABOVE GOAL'}`,
@@ -254,13 +269,13 @@ function executableRows() {
  * The executable's work beside node's own start, counted in instructions (bench/instructions.mjs):
  * what the wall-time rows above measure through the machine's noise, measured without it.
  */
-function instructionRows(exe, node26) {
+function instructionRows(exe, node26, runEnv) {
   if (!canCountInstructions()) {
     console.log('executable: instructions: skipped (no valgrind; apt-get install valgrind)');
     return;
   }
   const dir = join(work, 'callgrind');
-  const base = countInstructions([node26, empty], env, dir);
+  const base = countInstructions([node26, empty], runEnv, dir);
   const millions = (n) => `${(n / 1e6).toFixed(1)} M`;
   console.log(
     `the same, in instructions (callgrind, main thread, V8's isolate set-up left out; medians of 3): node ${millions(base)}`,
@@ -269,7 +284,7 @@ function instructionRows(exe, node26) {
     ['executable: --version, instructions', [exe, '--version']],
     ['executable: --profile ci token, instructions', [exe, '--profile', 'ci', 'token']],
   ]) {
-    const count = countInstructions(args, env, dir);
+    const count = countInstructions(args, runEnv, dir);
     const more = count - base;
     console.log(
       `${name.padEnd(46)} ${millions(count).padStart(8)} vs ${millions(base)}  ${more < 0 ? '-' : '+'}${millions(Math.abs(more))}`,
