@@ -241,17 +241,15 @@ function executableRows() {
     stdio: 'ignore',
   });
   const fresh = { beforeRound: () => layDown(node26Laid, exe) };
-  compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, {
-    ...fresh,
-    extraEnv: ownCacheEnv,
-  });
+  const warm = { ...fresh, extraEnv: ownCacheEnv };
+  compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, warm);
   // A CI job's first runs: no cache of the user's (the launcher keeps none under TMPDIR, where this
   // home is), only the executable's own (scripts/release/train-code-cache.mjs).
   compare('executable: --profile ci token, fresh home', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, {
     ...fresh,
     extraEnv: { XDG_CACHE_HOME: join(work, 'fresh-cache-home') },
   });
-  compare('executable: --version', node26Empty, [exe, '--version'], 1.0, { ...fresh, extraEnv: ownCacheEnv });
+  compare('executable: --version', node26Empty, [exe, '--version'], 1.0, warm);
   // The same node, byte for byte, in two copies laid down alike: what remains of the machine's
   // noise in such a ratio, against which the rows above are read.
   compare('executable: control, two copies of node26', node26Empty, [node26Copy, empty], undefined, {
