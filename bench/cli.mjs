@@ -240,13 +240,13 @@ function executableRows() {
     env: { ...env, ...ownCacheEnv },
     stdio: 'ignore',
   });
-  const fresh = { beforeRound: () => layDown(node26Laid, exe) };
-  const warm = { ...fresh, extraEnv: ownCacheEnv };
+  const relaid = { beforeRound: () => layDown(node26Laid, exe) };
+  const warm = { ...relaid, extraEnv: ownCacheEnv };
   compare('executable: --profile ci token', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, warm);
   // A CI job's first runs: no cache of the user's (the launcher keeps none under TMPDIR, where this
   // home is), only the executable's own (scripts/release/train-code-cache.mjs).
   compare('executable: --profile ci token, fresh home', node26Empty, [exe, '--profile', 'ci', 'token'], 1.0, {
-    ...fresh,
+    ...relaid,
     extraEnv: { XDG_CACHE_HOME: join(work, 'fresh-cache-home') },
   });
   compare('executable: --version', node26Empty, [exe, '--version'], 1.0, warm);
