@@ -22,9 +22,9 @@ export const execCommand: CommandDef = {
   flags: GET_TOKEN_FLAGS,
   notes: `The command runs without a shell, with TOKENCLI_ACCESS_TOKEN, TOKENCLI_TOKEN_EXPIRES_AT,
 TOKENCLI_BASE_URL and TOKENCLI_CLIENT_ID in its environment and without TOKENCLI_PASSWORD and
-TOKENCLI_CLIENT_SECRET; signals are passed on to it. tokencli exits with its exit
-status (128 + n when signal n ended it). tokencli's own failures print "error: …" on stderr and
-exit 2-6; a command that is not found exits 127, one that cannot be run 126.`,
+TOKENCLI_CLIENT_SECRET; signals are passed on to it. tokencli exits with its exit status
+(128 + n when signal n ended it). tokencli's own failures print "error: …" on stderr and exit
+2-6; a command that is not found exits 127, one that cannot be run 126.`,
   examples: [
     'tokencli exec -- sh -c \'curl -fsS -H "Authorization: Bearer $TOKENCLI_ACCESS_TOKEN" "$TOKENCLI_BASE_URL/v2/oauth/tokeninfo?client_id=$TOKENCLI_CLIENT_ID"\'',
     'tokencli exec --min-ttl 1800 -- ./half-hour-job.sh',
