@@ -9,6 +9,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { VERSION } from '../../version.js';
+import { runningAsExecutable } from '../single-executable.js';
 
 /**
  * package.json's `repository` as a web address; a constant because the executable has no
@@ -55,12 +56,6 @@ export function thisInstallation(): Installation {
   return runningAsExecutable()
     ? { sea: true, packageRoot: undefined }
     : { sea: false, packageRoot: packageRoot() };
-}
-
-function runningAsExecutable(): boolean {
-  // node:sea is not a builtin on every Node line; getBuiltinModule answers undefined for one it lacks.
-  const sea = process.getBuiltinModule('node:sea') as { isSea?: () => boolean } | undefined;
-  return typeof sea?.isSea === 'function' && sea.isSea();
 }
 
 /**

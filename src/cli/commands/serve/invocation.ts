@@ -1,8 +1,9 @@
 /**
  * How the user ran tokencli, so text meant for pasting (the start-up hints of `serve`) names the
- * same command: `npx --yes tokencli@VERSION`, `node bin/tokencli.js`, the single executable by its
- * path, or `tokencli` when that is on PATH.
- * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached.
+ * same command: `npx --yes tokencli@VERSION`, `node bin/tokencli.js`, the single executable as it
+ * was typed, or `tokencli` when that is on PATH.
+ * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached;
+ * the single executable runs no script, and there argv[1] is the command as the shell was given it.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -15,6 +16,8 @@ export interface InvocationSource {
   env: Readonly<Record<string, string | undefined>>;
   /** process.cwd() */
   cwd: string;
+  /** process.execPath when this process is the single executable, else undefined. */
+  executable?: string | undefined;
 }
 
 function sameFile(a: string, b: string): boolean {
@@ -47,12 +50,48 @@ export function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }
 
+/** Whether a shell looking `name` up through PATH finds `file`. */
+function onPath(name: string, file: string, env: InvocationSource['env']): boolean {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir !== '' && isAbsolute(dir) && sameFile(join(dir, name), file)) return true;
+  }
+  return false;
+}
+
+/** `file` relative to `cwd` when inside it (as the user probably typed it), else undefined. */
+function insideHere(cwd: string, file: string): string | undefined {
+  const fromHere = relative(cwd, file);
+  return fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere) ? fromHere : undefined;
+}
+
+/**
+ * The single executable, which needs no node. Node gives it the command as typed in argv[1] (a bare
+ * name the shell found through PATH, or a path), and argv[0] becomes the executable's own path.
+ * Named as typed when that still reaches this executable (a path from the working directory, where
+ * the user typed it), else by its name when PATH finds it, else by its path.
+ */
+function executableInvocation(
+  executable: string,
+  typed: string | undefined,
+  env: InvocationSource['env'],
+  cwd: string,
+): string {
+  if (typed !== undefined && typed !== '') {
+    const found =
+      basename(typed) === typed ? onPath(typed, executable, env) : sameFile(resolve(cwd, typed), executable);
+    if (found) return shellWord(typed);
+  }
+  const name = basename(executable);
+  if (onPath(name, executable, env)) return shellWord(name);
+  const fromHere = insideHere(cwd, executable);
+  return shellWord(fromHere === undefined ? executable : `.${sep}${fromHere}`);
+}
+
 /** The command that runs this same tokencli again, as a shell would take it. */
-export function invocation({ argv, env, cwd }: InvocationSource): string {
+export function invocation({ argv, env, cwd, executable }: InvocationSource): string {
+  if (executable !== undefined) return executableInvocation(executable, argv[1], env, cwd);
   const script = argv[1];
   if (script === undefined) return 'tokencli';
-  // The single executable runs itself: argv[1] is the executable, as argv[0], and needs no node.
-  const executable = script === argv[0];
   const name = basename(script);
   // A bin link in node_modules/.bin: npx, or an npm script of a project that depends on tokencli.
   // (Not judged from npm_command, which a test runner started with npx passes on to everything.)
@@ -71,14 +110,7 @@ export function invocation({ argv, env, cwd }: InvocationSource): string {
       : `npx --yes --package=${shellWord(local)} tokencli`;
   }
   // Run through a bin link on PATH (a global install): the bare name works.
-  if (name === 'tokencli') {
-    for (const dir of (env.PATH ?? '').split(delimiter)) {
-      if (dir !== '' && isAbsolute(dir) && sameFile(join(dir, name), script)) return 'tokencli';
-    }
-  }
+  if (name === 'tokencli' && onPath(name, script, env)) return 'tokencli';
   // `node path/to/tokencli.js`: relative to here when inside it, as the user probably typed it.
-  const fromHere = relative(cwd, script);
-  const inside = fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere);
-  if (executable) return shellWord(inside ? `.${sep}${fromHere}` : script);
-  return `node ${shellWord(inside ? fromHere : script)}`;
+  return `node ${shellWord(insideHere(cwd, script) ?? script)}`;
 }

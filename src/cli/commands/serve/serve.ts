@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import type { CommandContext } from '../../context.js';
 import { readStdinSecret } from '../../input/secrets.js';
+import { runningAsExecutable } from '../../single-executable.js';
 import { invocation } from './invocation.js';
 import { demoCredentialsText, demoSsoText, listeningNote } from './serve-text.js';
 
@@ -107,7 +108,12 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     const demo = options.config === undefined;
     const note = listeningNote(options.host, service.baseUrl, demo);
     if (note) stderr.write(note);
-    const cli = invocation({ argv: process.argv, env: process.env, cwd: process.cwd() });
+    const cli = invocation({
+      argv: process.argv,
+      env: process.env,
+      cwd: process.cwd(),
+      executable: runningAsExecutable() ? process.execPath : undefined,
+    });
     // Before the demo lines: the SSO command, printed once its key exists, continues the try-it list.
     if (options.control) {
       stderr.write(

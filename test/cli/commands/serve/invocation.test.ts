@@ -62,11 +62,54 @@ test('npx of a tarball or directory names it again; of the registry, pinned to t
   expect(invocation({ argv, env: {}, cwd: '/' })).toBe(`npx --yes tokencli@${VERSION}`);
 });
 
-test('the single executable by its own path (it runs itself: argv[1] is argv[0]), never through node', () => {
-  const exe = '/opt/tools/tokencli';
-  expect(invocation({ argv: [exe, exe], env: {}, cwd: '/work' })).toBe('/opt/tools/tokencli');
-  expect(invocation({ argv: [exe, exe], env: {}, cwd: '/opt' })).toBe('./tools/tokencli');
-  expect(invocation({ argv: ['/my dir/tokencli', '/my dir/tokencli'], env: {}, cwd: '/' })).toBe(
-    `'./my dir/tokencli'`,
-  );
+/** A file standing in for the single executable, and the directory around it. */
+function fakeExecutable(): { root: string; exe: string } {
+  const root = tempDir();
+  dirs.push(root);
+  mkdirSync(join(root, 'tools'));
+  const exe = join(root, 'tools', 'tokencli');
+  writeFileSync(exe, '');
+  return { root, exe };
+}
+
+test('the single executable as it was typed: a path from here, or a bare name PATH finds', () => {
+  const { root, exe } = fakeExecutable();
+  const tools = join(root, 'tools');
+  // node puts the command as typed in argv[1] and the executable's path in argv[0].
+  const typed = (word: string, env: Record<string, string> = {}, cwd = root) =>
+    invocation({ argv: [exe, word], env, cwd, executable: exe });
+  expect(typed('tools/tokencli')).toBe('tools/tokencli');
+  expect(typed('./tokencli', {}, tools)).toBe('./tokencli');
+  expect(typed('../tools/tokencli', {}, join(root, 'tools'))).toBe('../tools/tokencli');
+  expect(typed(exe, {}, tools)).toBe(exe);
+  expect(typed('tokencli', { PATH: `relative:${tools}` }, '/')).toBe('tokencli');
+  // A link on PATH by another name is that name.
+  mkdirSync(join(root, 'bin'));
+  symlinkSync(exe, join(root, 'bin', 'tkn'));
+  expect(typed('tkn', { PATH: join(root, 'bin') }, '/')).toBe('tkn');
+});
+
+test('the single executable where the typed word no longer reaches it: its name on PATH, else its path', () => {
+  const { root, exe } = fakeExecutable();
+  const tools = join(root, 'tools');
+  const run = (word: string | undefined, env: Record<string, string>, cwd: string) =>
+    invocation({ argv: word === undefined ? [exe] : [exe, word], env, cwd, executable: exe });
+  // A relative path typed elsewhere, a bare name PATH does not find (a program may start it so).
+  const elsewhere = join(root, 'elsewhere');
+  expect(run('tools/tokencli', { PATH: tools }, elsewhere)).toBe('tokencli');
+  expect(run('tokencli', {}, root)).toBe('./tools/tokencli');
+  expect(run('tokencli', {}, elsewhere)).toBe(exe);
+  expect(run(undefined, {}, elsewhere)).toBe(exe);
+  expect(run('', { PATH: tools }, elsewhere)).toBe('tokencli');
+  // Never through node, and quoted for the shell.
+  const spaced = join(root, 'my tools');
+  mkdirSync(spaced);
+  writeFileSync(join(spaced, 'tokencli'), '');
+  const quoted = invocation({
+    argv: [join(spaced, 'tokencli'), 'tokencli'],
+    env: {},
+    cwd: root,
+    executable: join(spaced, 'tokencli'),
+  });
+  expect(quoted).toBe(`'./my tools/tokencli'`);
 });

@@ -1,0 +1,83 @@
+/**
+ * The single executable started the ways a shell starts it — by a bare name PATH finds, by a
+ * path from the working directory — names itself that way in `serve`'s paste-ready lines, and the
+ * lines run as printed from the same place. Node gives the executable the command as typed, not
+ * its absolute path, so this is only seen against the executable (TOKENCLI_BINARY, which .ci/run
+ * sets for one run of test/e2e).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, test } from 'vitest';
+import { BINARY, cleanEnv, collectOutput, tempDir } from '../helpers/cli.js';
+
+const title = `serve names the executable as it was typed${BINARY ? '' : ' (skipped: no TOKENCLI_BINARY)'}`;
+
+/** `tokencli serve` started by `/bin/sh` as `word`: `use` is given its paste-ready lines, then it is stopped. */
+async function withPasteLines(
+  word: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  use: (lines: string[]) => Promise<void>,
+): Promise<void> {
+  const child = spawn('/bin/sh', ['-c', `exec ${word} serve --port 0`], {
+    env,
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    await expect.poll(() => stderr, { timeout: 15_000 }).toMatch(/ info --profile demo\n/);
+    const lines = stderr.split('\n');
+    const first = lines.indexOf('try it (another terminal):') + 1;
+    await use(lines.slice(first, first + 3).map((line) => line.slice(2)));
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** Runs a pasted line with `/bin/sh` where the service was started; its exit code and stderr. */
+async function runPasted(line: string, env: NodeJS.ProcessEnv, cwd: string) {
+  const sh = spawn('/bin/sh', ['-c', line], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  return collectOutput(sh);
+}
+
+describe.skipIf(!BINARY)(title, () => {
+  const root = tempDir('tokencli-exe-typed-');
+  const bin = join(root, 'bin');
+  const elsewhere = join(root, 'elsewhere');
+  if (BINARY) {
+    mkdirSync(bin);
+    mkdirSync(elsewhere);
+    symlinkSync(BINARY, join(bin, 'tokencli'));
+  }
+  const env = (extra: Record<string, string> = {}) =>
+    cleanEnv({ TOKENCLI_CONFIG_DIR: tempDir(), TOKENCLI_STORE: 'file', ...extra });
+
+  test.each([
+    { how: 'a bare name PATH finds, from another directory', word: 'tokencli', cwd: elsewhere, onPath: true },
+    { how: './tokencli in its directory', word: './tokencli', cwd: bin, onPath: false },
+    { how: 'a relative path from above it', word: 'bin/tokencli', cwd: root, onPath: false },
+  ])('$how', async ({ word, cwd, onPath }) => {
+    const shellEnv = env(onPath ? { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } : {});
+    const command = word.replaceAll('.', '\\.');
+    await withPasteLines(word, shellEnv, cwd, async (lines) => {
+      expect(lines[0]).toMatch(new RegExp(`^printf %s demo-secret \\| ${command} configure --profile demo `));
+      expect(lines[1]).toMatch(
+        new RegExp(`^TOKENCLI_PASSWORD=demo-password ${command} token --profile demo`),
+      );
+      expect(lines[2]).toMatch(new RegExp(`^${command} info --profile demo$`));
+      for (const line of lines) {
+        const pasted = await runPasted(line, shellEnv, cwd);
+        expect(pasted.code, `${line}\n${pasted.stderr}`).toBe(0);
+      }
+    });
+  });
+});
