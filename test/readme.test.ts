@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { demoCredentialsText, demoSsoText } from '../src/cli/commands/serve/serve-text.js';
+import { REPOSITORY_URL } from '../src/cli/output/doc-location.js';
+import { isAddress, linkTargets, prose } from './helpers/markdown.js';
 
 const root = resolve(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -27,11 +29,6 @@ const documents = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
 ];
-
-/** A document without its fenced code blocks, whose `#` lines are shell comments, not headings. */
-function prose(text: string): string {
-  return text.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '');
-}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchor(heading: string): string {
@@ -68,14 +65,17 @@ test('the Contents list links every section, in order', () => {
   expect(listed).toEqual(sections.map((heading) => [heading, anchor(heading)]));
 });
 
-test('every relative link in the documents leads to a file, and a heading there when it names one', () => {
+/** Where the documents link to a file of the repository's main branch (one the npm package leaves out). */
+const ON_MAIN = `${REPOSITORY_URL}/blob/main/`;
+
+test('every relative link in the documents, and every link to the repository, leads to a file, and a heading there when it names one', () => {
   const broken: string[] = [];
   for (const document of documents) {
-    const text = read(document);
-    for (const [, target = ''] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z]+:/.test(target)) continue;
-      const [path = '', hash] = target.split('#');
-      const file = path === '' ? document : join(dirname(document), path);
+    for (const target of linkTargets(read(document))) {
+      const onMain = target.startsWith(ON_MAIN);
+      if (isAddress(target) && !onMain) continue;
+      const [path = '', hash] = (onMain ? target.slice(ON_MAIN.length) : target).split('#');
+      const file = onMain ? path : path === '' ? document : join(dirname(document), path);
       if (!existsSync(join(root, file))) broken.push(`${document}: ${target} (no file)`);
       else if (hash !== undefined && file.endsWith('.md') && !anchors(read(file)).includes(hash))
         broken.push(`${document}: ${target} (no heading)`);

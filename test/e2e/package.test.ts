@@ -5,10 +5,11 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, test } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
+import { isAddress, linkTargets } from '../helpers/markdown.js';
 import { DEMO } from './env.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -38,6 +39,16 @@ test('the packed tarball installs into an empty directory and runs --version, se
   // Every document the README links and the man page package.json names.
   expect(files).toEqual(expect.arrayContaining(['docs/reference.md', 'docs/contract.md', 'docs/serve.md']));
   expect(files).toContain('man/tokencli.1');
+  // Every relative link of the documents it ships leads to a file it ships (the rest are addresses).
+  const shipped = files.filter((f) => f === 'README.md' || (f.startsWith('docs/') && f.endsWith('.md')));
+  expect(shipped.length).toBeGreaterThan(3);
+  const outside = shipped.flatMap((document) =>
+    linkTargets(readFileSync(join(root, document), 'utf8'))
+      .filter((target) => !isAddress(target) && !target.startsWith('#'))
+      .map((target) => posix.join(posix.dirname(document), target.split('#')[0] ?? ''))
+      .filter((file) => !files.includes(file)),
+  );
+  expect(outside).toEqual([]);
   expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
 
   const app = join(work, 'app');
