@@ -23,6 +23,16 @@ fail() {
   exit 1
 }
 
+# Runs a command; if it fails, fails with WHY and the first line of the command's own complaint
+# that is not blank, so that the refusal stays one line.
+run() {
+  why=$1
+  shift
+  complaint=$("$@" 2>&1 >/dev/null) && return 0
+  complaint=$(printf '%s\n' "$complaint" | awk 'NF { print; exit }')
+  fail "$why${complaint:+ ($complaint)}"
+}
+
 version=${TOKENCLI_VERSION:-$RELEASED_VERSION}
 case $version in
   "" | [!0-9]* | *[!0-9A-Za-z.+-]*) fail "TOKENCLI_VERSION must be an exact version such as $RELEASED_VERSION, not '$version'" ;;
@@ -68,8 +78,10 @@ else
   fail "neither curl nor wget is installed to download tokencli"
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX") || fail "cannot make a temporary directory"
-trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
+  fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+staged=
+trap 'rm -rf "$tmp"; [ -z "$staged" ] || rm -f "$staged"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -88,20 +100,20 @@ actual=$(sha256 "$tmp/$archive" | tr 'A-F' 'a-f')
 
 mkdir "$tmp/unpacked"
 if [ "$os" = win ]; then
-  (cd "$tmp/unpacked" && unzip -q "$tmp/$archive" "$program") || fail "cannot unpack $archive"
+  run "cannot unpack $archive" unzip -q "$tmp/$archive" "$program" -d "$tmp/unpacked"
 else
-  tar -xzf "$tmp/$archive" -C "$tmp/unpacked" "$program" || fail "cannot unpack $archive"
+  run "cannot unpack $archive" tar -xzf "$tmp/$archive" -C "$tmp/unpacked" "$program"
 fi
 [ -f "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
 
-mkdir -p "$install_dir" || fail "cannot create $install_dir"
-# Copied beside the target, then renamed over it: a running tokencli is never half-written.
-cp "$tmp/unpacked/$program" "$install_dir/.$program.$$" || fail "cannot write to $install_dir"
-chmod 755 "$install_dir/.$program.$$"
-mv -f "$install_dir/.$program.$$" "$install_dir/$program" || {
-  rm -f "$install_dir/.$program.$$"
-  fail "cannot install $install_dir/$program"
-}
+run "cannot create $install_dir" mkdir -p "$install_dir"
+# Copied beside the target, then renamed over it: a running tokencli is never half-written. The
+# copy is removed on the way out unless the rename took it.
+staged="$install_dir/.$program.$$"
+run "cannot write to $install_dir" cp "$tmp/unpacked/$program" "$staged"
+run "cannot install $install_dir/$program" chmod 755 "$staged"
+run "cannot install $install_dir/$program" mv -f "$staged" "$install_dir/$program"
+staged=
 
 echo "tokencli $version installed: $install_dir/$program"
 case ":${PATH:-}:" in

@@ -130,6 +130,30 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
   });
 
+  test('an archive that is not one, though its checksum matches, is refused in one line', async () => {
+    const { dir, archive } = fakeRelease('9.8.7');
+    writeFileSync(join(dir, archive), 'not a gzip file\n');
+    writeSums(dir, [archive]);
+    const server = await serve(dir);
+    expectRefused(
+      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
+      new RegExp(`cannot unpack tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz \\(.+\\)$`, 'm'),
+    );
+  });
+
+  test('an install directory that cannot be made is refused in one line, with the reason', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const file = join(tempDir('tokencli-install-home-'), 'a-file');
+    writeFileSync(file, '');
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: join(file, 'bin') });
+    expectRefused(
+      { ...run, installDir: join(file, 'bin') },
+      /cannot create .*a-file\/bin \(.*Not a directory\)$/m,
+    );
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
+
   test('a missing archive or SHA256SUMS is refused', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
