@@ -8,26 +8,47 @@
 #   TOKENCLI_VERSION       the exact release (input version)
 #   TOKENCLI_DOWNLOAD_URL  the release files' base URL, for a mirror (input download-url)
 set -euo pipefail
+# shellcheck source=failure.sh
+. "$(dirname "$0")/failure.sh"
 if [ -n "${TOKENCLI_PATH:-}" ]; then
   bin="$TOKENCLI_PATH"
+  if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
+    error_annotation "tokencli-path $bin is not an executable file"
+    exit 2
+  fi
 else
   case "${TOKENCLI_VERSION:-}" in
-    "" | [!0-9]* | *[!0-9A-Za-z.+-]*) echo "::error::version must be an exact tokencli version, e.g. 0.1.0"; exit 2 ;;
+    "" | [!0-9]* | *[!0-9A-Za-z.+-]*)
+      error_annotation "version must be an exact tokencli version, e.g. 0.1.0"
+      exit 2
+      ;;
   esac
   prefix="${RUNNER_TEMP:-/tmp}/tokencli-$TOKENCLI_VERSION"
   case "${TOKENCLI_INSTALL:-binary}" in
     binary)
       [ -n "${TOKENCLI_DOWNLOAD_URL:-}" ] || unset TOKENCLI_DOWNLOAD_URL
-      TOKENCLI_INSTALL_DIR="$prefix/bin" sh "$(dirname "$0")/../../install.sh" >&2
+      export TOKENCLI_INSTALL_DIR="$prefix/bin"
+      run_or_annotate "installing tokencli $TOKENCLI_VERSION" installed sh "$(dirname "$0")/../../install.sh"
+      [ -z "$installed" ] || printf '%s\n' "$installed" >&2
       bin="$prefix/bin/tokencli"
       [ -e "$bin" ] || bin="$bin.exe"
       ;;
     npm)
-      npm install --prefix "$prefix" --no-audit --no-fund --no-save --loglevel=error "tokencli@$TOKENCLI_VERSION" >&2
+      if ! command -v npm >/dev/null; then
+        error_annotation "install: npm needs Node and npm on the runner (actions/setup-node); install: binary needs neither"
+        exit 2
+      fi
+      run_or_annotate "installing the npm package tokencli@$TOKENCLI_VERSION" installed \
+        npm install --prefix "$prefix" --no-audit --no-fund --no-save --loglevel=error "tokencli@$TOKENCLI_VERSION"
+      [ -z "$installed" ] || printf '%s\n' "$installed" >&2
       bin="$prefix/node_modules/.bin/tokencli"
       ;;
-    *) echo "::error::install must be binary or npm"; exit 2 ;;
+    *)
+      error_annotation "install must be binary or npm"
+      exit 2
+      ;;
   esac
 fi
-"$bin" --version >&2
+run_or_annotate "running $bin --version" version "$bin" --version
+echo "tokencli $version" >&2
 echo "bin=$bin" >> "$GITHUB_OUTPUT"

@@ -287,7 +287,9 @@ describe('action.yml', () => {
       runnerEnv(),
     );
     expect(run.status).toBe(3);
-    expect(run.log).toMatch(/error: .*403/);
+    expect(run.log).toMatch(/^error: .*403/m);
+    // The workflow's summary shows why, not only the exit code.
+    expect(run.log).toMatch(/^::error::tokencli token failed \(exit 3\): .*403.*$/m);
     expect(run.outputs.token).toEqual({});
     expect(run.githubEnv).toEqual({});
     expect(run.log).not.toContain('wrong-password');
@@ -318,6 +320,52 @@ describe('action.yml', () => {
     'the default install of the release executable (skipped: needs release/ from `npm run build:release` on linux-x64)',
     () => {},
   );
+
+  test('a tokencli-path that is not an executable file is refused, annotated, before any token is asked for', () => {
+    for (const path of [
+      join(tempDir('tokencli-action-none-'), 'tokencli'),
+      tempDir('tokencli-action-dir-'),
+    ]) {
+      const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
+      expect(run.status, run.log).toBe(2);
+      expect(run.log).toBe(`::error::tokencli-path ${path} is not an executable file\n`);
+    }
+    expect(service.logs()).not.toContain('tokencli-action-none-');
+  });
+
+  test('a release that cannot be installed fails the install step with install.sh’s reason annotated', async () => {
+    const server = await serveRelease(tempDir('tokencli-action-empty-release-'));
+    try {
+      const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url });
+      const run = runAction(action, inputs, runnerEnv());
+      expect(run.status, run.log).toBe(1);
+      expect(run.log).toMatch(/^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS$/m);
+      expect(run.log).toMatch(
+        /^::error::installing tokencli [\d.]+ failed \(exit 1\): tokencli install: cannot download \S+\/SHA256SUMS$/m,
+      );
+      expect(run.outputs.install).toEqual({});
+      // Nothing but the runner's own files: no install, no held stderr.
+      expect(run.files.filter((file) => !/\/(github-env|output-[\w-]+)$/.test(file))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('install: npm on a runner without npm is refused with what it needs', () => {
+    const path = pathWith(['bash', 'dirname']);
+    const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'npm' }), {
+      ...runnerEnv(),
+      PATH: path,
+    });
+    expect(run.status, run.log).toBe(2);
+    expect(run.log).toContain('::error::install: npm needs Node and npm on the runner (actions/setup-node)');
+  });
+
+  test('annotations escape what GitHub reads as their end: %, CR and LF', () => {
+    const script = `. "${join(root, 'scripts/action/failure.sh')}"; error_annotation "$1"`;
+    const result = spawnSync('bash', ['-c', script, 'bash', '50% done\r\nnext'], { encoding: 'utf8' });
+    expect(result.stdout).toBe('::error::50%25 done%0D%0Anext\n');
+  });
 
   test('an install other than binary or npm is refused', () => {
     const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'pip' }), runnerEnv());
