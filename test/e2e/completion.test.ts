@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { partsRequired } from '../helpers/ci-required.js';
 import { cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 
 const ZSH_CAPTURE = resolve(import.meta.dirname, 'fixtures/zsh-complete.zsh');
@@ -85,7 +86,7 @@ const sorted = (list: string[]) => [...new Set(list)].sort();
 
 describe.each(['bash', 'zsh', 'fish'])('%s completion', (shell) => {
   const available = hasShell(shell);
-  const run = !available && !process.env.CI ? test.skip : test;
+  const run = !available && !partsRequired() ? test.skip : test;
   const reason = available ? '' : ` (skipped: ${shell} is not installed)`;
   const complete = (line: string) => completers[shell]?.(line) ?? [];
 

@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { partsRequired } from '../helpers/ci-required.js';
 import { BIN, BINARY, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { demoEnv, tokenRequests } from './env.js';
@@ -14,8 +15,8 @@ const serve = serveForFile();
 // Each test's own config directory (a tempDir(), removed after the file).
 const freshEnv = () => demoEnv(serve.baseUrl);
 
-// curl is what the example runs; CI installs it (.ci/run), so there the test runs, not skips.
-const hasCurl = spawnSync('curl', ['--version']).status === 0 || Boolean(process.env.CI);
+// curl is what the example runs; CI on Linux installs it (.ci/run), so there the test runs, not skips.
+const hasCurl = spawnSync('curl', ['--version']).status === 0 || partsRequired();
 const curlSkipped = hasCurl ? '' : ' (skipped: curl is not installed)';
 
 const printEnv =

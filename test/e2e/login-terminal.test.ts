@@ -3,11 +3,11 @@
  * on the terminal.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { ANY_PORT, demoLoginEnv, expectNothingStored } from '../helpers/cli-login.js';
 import { serveForFile } from '../helpers/serve.js';
+import { hasScript, scriptMissing } from '../helpers/terminal.js';
 import { DEMO } from './env.js';
 
 const serve = serveForFile();
@@ -20,10 +20,8 @@ const loginEnv = (configDir?: string) => demoLoginEnv(serve.baseUrl, configDir);
  * person's paste would. Where `script` is missing the test is skipped (the paste logic itself is
  * covered in test/login/paste-prompt.test.ts).
  */
-const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
-
 describe.skipIf(!hasScript)(
-  `tokencli login on a terminal (pty via util-linux script${hasScript ? '' : '; skipped: `script` is not installed'})`,
+  `tokencli login on a terminal (pty via util-linux script${hasScript ? '' : `; skipped: ${scriptMissing}`})`,
   () => {
     function loginOnPty(env: Record<string, string>) {
       const command = [process.execPath, BIN, 'login', ...ANY_PORT].map((a) => `'${a}'`).join(' ');

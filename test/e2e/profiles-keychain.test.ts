@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { partsRequired } from '../helpers/ci-required.js';
 import { CLI_SH, runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { removeTempDirs } from '../helpers/temp-dirs.js';
@@ -16,7 +17,7 @@ import { missingSecretServiceTools, runSession, sandbox } from '../store/store-c
 import { DEMO } from './env.js';
 
 const missing = missingSecretServiceTools();
-const skip = missing !== undefined && !process.env.CI;
+const skip = missing !== undefined && !partsRequired();
 const title = `a profile in the OS keychain, seen from a session without it${skip ? ` (skipped: ${missing})` : ''}`;
 
 const serve = serveForFile({ skip });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CliResult, runCli, type ServeHandle, startServe } from '../helpers/cli.js';
 import { plantedRecord, writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
-import { hasScript, onTerminal } from '../helpers/terminal.js';
+import { hasScript, onTerminal, scriptMissing } from '../helpers/terminal.js';
 import { credentialsPath, DEMO, demoEnv, tokenRequests } from './env.js';
 
 let serve: ServeHandle;
@@ -421,7 +421,7 @@ describe('tokencli profile list', () => {
 });
 
 describe.skipIf(!hasScript)(
-  `tokencli profile remove on a terminal${hasScript ? '' : ' (skipped: `script` is not installed)'}`,
+  `tokencli profile remove on a terminal${hasScript ? '' : ` (skipped: ${scriptMissing})`}`,
   () => {
     test('answered no: says the profile was left alone, exit 0, nothing removed', async () => {
       const configDir = tempDir('tokencli-profiles-');

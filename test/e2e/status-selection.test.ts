@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
+import { partsRequired } from '../helpers/ci-required.js';
 import { BIN, runCli } from '../helpers/cli.js';
 import { writeProfiles } from '../helpers/stored-credentials.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
@@ -78,7 +79,7 @@ test('the store: header does not claim a keychain profile is in the file', async
 });
 
 const missing = missingSecretServiceTools();
-const skip = missing !== undefined && !process.env.CI;
+const skip = missing !== undefined && !partsRequired();
 
 describe.skipIf(skip)(`a locked keyring${skip ? ` (skipped: ${missing})` : ''}`, () => {
   test("status's hint says to unlock it", async () => {

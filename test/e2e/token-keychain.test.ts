@@ -8,13 +8,14 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
+import { partsRequired } from '../helpers/ci-required.js';
 import { BIN, BINARY, CLI_SH } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { fallbackWarning, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
 import { DEMO, tokenRequests } from './env.js';
 
 const missing = missingSecretServiceTools();
-const skip = missing !== undefined && !process.env.CI;
+const skip = missing !== undefined && !partsRequired();
 const title = `tokencli token with the OS keychain${skip ? ` (skipped: ${missing})` : ''}`;
 
 const serve = serveForFile({ skip });

@@ -8,8 +8,15 @@ import { existsSync } from 'node:fs';
 import { requiredInCi } from './ci-required.js';
 import { BIN, cleanEnv } from './cli.js';
 
-export const hasScript = ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p));
-requiredInCi(hasScript ? undefined : 'the script command is not installed', "install Debian's bsdutils");
+/** Why the terminal tests skip, or undefined: macOS's `script` is BSD's, without `-e` or `-c`. */
+export const scriptMissing =
+  process.platform !== 'linux'
+    ? "they drive util-linux's script, which this platform lacks"
+    : ['/usr/bin/script', '/bin/script'].some((p) => existsSync(p))
+      ? undefined
+      : 'the script command is not installed';
+export const hasScript = scriptMissing === undefined;
+requiredInCi(scriptMissing, "install Debian's bsdutils");
 
 export interface TerminalRun {
   /** Typed once the output matches `prompt` (everything the CLI printed so far, both streams). */

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
+import { partsRequired } from '../helpers/ci-required.js';
 import { removeTempDirs } from '../helpers/temp-dirs.js';
 import {
   type ChildReport,
@@ -20,7 +21,7 @@ import {
 } from './store-child.js';
 
 const missing = missingSecretServiceTools();
-const secretTool = missingSecretServiceTools(['secret-tool']) === undefined || Boolean(process.env.CI);
+const secretTool = missingSecretServiceTools(['secret-tool']) === undefined || partsRequired();
 const READER_CHILD = resolve(import.meta.dirname, 'fixtures/reader-child.mjs');
 /** What an `open` report says about the store it got. */
 const pick = (report: ChildReport | undefined) => ({
@@ -28,7 +29,7 @@ const pick = (report: ChildReport | undefined) => ({
   location: report?.location,
   warnings: report?.warnings,
 });
-const skip = missing !== undefined && !process.env.CI;
+const skip = missing !== undefined && !partsRequired();
 const title = `keychain store on a real Secret Service${skip ? ` (skipped: ${missing})` : ''}`;
 if (skip) console.warn(`skipping the keychain tests on a real Secret Service: ${missing}`);
 
