@@ -13,7 +13,8 @@ import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const tsc7 = join(root, 'node_modules', '.bin', 'tsc');
+// Each compiler's own script, run by this node: node_modules/.bin holds shell and .cmd wrappers.
+const tsc7 = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const tsc5 = process.env.TOKENCLI_TEST_TSC5;
 if (!tsc5 && process.env.CI)
   throw new Error('CI: TOKENCLI_TEST_TSC5 must name a TypeScript 5 tsc (.ci/run installs one)');
@@ -34,7 +35,8 @@ const consumer = [
 function compile(tsc: string, compilerOptions: Record<string, unknown>): { status: number; output: string } {
   const dir = tempDir('tokencli-types-');
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(root, join(dir, 'node_modules', 'tokencli'));
+  // A junction on Windows, which needs no privilege there; elsewhere the type is ignored.
+  symlinkSync(root, join(dir, 'node_modules', 'tokencli'), 'junction');
   writeFileSync(join(dir, 'package.json'), '{"name":"consumer","private":true,"type":"module"}');
   writeFileSync(join(dir, 'consumer.ts'), consumer);
   const tsconfig = {
@@ -50,7 +52,7 @@ function compile(tsc: string, compilerOptions: Record<string, unknown>): { statu
   };
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
   try {
-    const output = execFileSync(tsc, ['-p', dir], { encoding: 'utf8', stdio: 'pipe' });
+    const output = execFileSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', stdio: 'pipe' });
     return { status: 0, output };
   } catch (error) {
     const { status, stdout } = error as { status: number | null; stdout: string };
