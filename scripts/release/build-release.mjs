@@ -21,7 +21,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { archiveName, tarCommand } from './platform.mjs';
+import { archiveName, npmCommand, tarCommand } from './platform.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const release = join(root, 'release');
@@ -61,10 +61,9 @@ if (archive.endsWith('.zip')) {
 }
 
 // dist/ was just built: packing need not build it again (prepack).
-execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', release], {
+execFileSync(...npmCommand(['pack', '--ignore-scripts', '--silent', '--pack-destination', release]), {
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
-  shell: process.platform === 'win32',
 });
 
 const sums = readdirSync(release)

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { npmCommand } from './platform.mjs';
 
 export const SEA_NODE_MAJOR = 26;
 
@@ -28,8 +29,7 @@ export function seaNode() {
   if (!existsSync(bin)) {
     console.error(`build-sea: installing ${pkg}@${SEA_NODE_MAJOR} into ${prefix}`);
     execFileSync(
-      'npm',
-      [
+      ...npmCommand([
         'install',
         '--prefix',
         prefix,
@@ -37,8 +37,8 @@ export function seaNode() {
         '--no-fund',
         '--loglevel=error',
         `${pkg}@${SEA_NODE_MAJOR}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'], shell: process.platform === 'win32' },
+      ]),
+      { stdio: ['ignore', 'ignore', 'inherit'] },
     );
   }
   return bin;

@@ -17,3 +17,14 @@ export function tarCommand() {
     ? `${process.env.SystemRoot ?? 'C:\\Windows'}\\System32\\tar.exe`
     : 'tar';
 }
+
+/**
+ * How to run npm with `args`: npm's own script under this node when an npm script started this
+ * one (npm_execpath, as `npm run build:release` does), else `npm` on PATH. On Windows `npm` is
+ * npm.cmd, which node starts only through a shell, and arguments given with `shell: true` are
+ * deprecated (DEP0190).
+ */
+export function npmCommand(args) {
+  const cli = process.env.npm_execpath;
+  return cli && /\.c?js$/.test(cli) ? [process.execPath, [cli, ...args]] : ['npm', args];
+}

@@ -86,6 +86,12 @@ try {
     check('logout --purge empties the keychain', !status.includes('"access_token"'));
   }
 } finally {
-  server.kill();
-  rmSync(configDir, { recursive: true, force: true });
+  // The service's executable is in configDir, and Windows removes no running executable: it must
+  // have ended first.
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((res) => server.once('exit', res));
+    server.kill();
+    await exited;
+  }
+  rmSync(configDir, { recursive: true, force: true, maxRetries: 5 });
 }
