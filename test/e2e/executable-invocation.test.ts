@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { BINARY, cleanEnv, collectOutput, tempDir } from '../helpers/cli.js';
 
 const title = `serve names the executable as it was typed${BINARY ? '' : ' (skipped: no TOKENCLI_BINARY)'}`;
@@ -50,23 +50,29 @@ async function runPasted(line: string, env: NodeJS.ProcessEnv, cwd: string) {
 }
 
 describe.skipIf(!BINARY)(title, () => {
-  const root = tempDir('tokencli-exe-typed-');
-  const bin = join(root, 'bin');
-  const elsewhere = join(root, 'elsewhere');
-  if (BINARY) {
-    mkdirSync(bin);
-    mkdirSync(elsewhere);
-    symlinkSync(BINARY, join(bin, 'tokencli'));
-  }
+  // Made before the tests, not while the file is collected: a skipped file runs no clean-up.
+  let root = '';
+  beforeAll(() => {
+    root = tempDir('tokencli-exe-typed-');
+    mkdirSync(join(root, 'bin'));
+    mkdirSync(join(root, 'elsewhere'));
+    symlinkSync(BINARY ?? '', join(root, 'bin', 'tokencli'));
+  });
   const env = (extra: Record<string, string> = {}) =>
     cleanEnv({ TOKENCLI_CONFIG_DIR: tempDir(), TOKENCLI_STORE: 'file', ...extra });
 
   test.each([
-    { how: 'a bare name PATH finds, from another directory', word: 'tokencli', cwd: elsewhere, onPath: true },
-    { how: './tokencli in its directory', word: './tokencli', cwd: bin, onPath: false },
-    { how: 'a relative path from above it', word: 'bin/tokencli', cwd: root, onPath: false },
-  ])('$how', async ({ word, cwd, onPath }) => {
-    const shellEnv = env(onPath ? { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` } : {});
+    {
+      how: 'a bare name PATH finds, from another directory',
+      word: 'tokencli',
+      from: 'elsewhere',
+      onPath: true,
+    },
+    { how: './tokencli in its directory', word: './tokencli', from: 'bin', onPath: false },
+    { how: 'a relative path from above it', word: 'bin/tokencli', from: '', onPath: false },
+  ])('$how', async ({ word, from, onPath }) => {
+    const cwd = join(root, from);
+    const shellEnv = env(onPath ? { PATH: `${join(root, 'bin')}${delimiter}${process.env.PATH ?? ''}` } : {});
     const command = word.replaceAll('.', '\\.');
     await withPasteLines(word, shellEnv, cwd, async (lines) => {
       expect(lines[0]).toMatch(new RegExp(`^printf %s demo-secret \\| ${command} configure --profile demo `));
