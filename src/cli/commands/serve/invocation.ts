@@ -5,7 +5,7 @@
  * Judged from the script node runs (process.argv[1]), the one thing that says how it was reached;
  * the single executable runs no script, and there argv[1] is the command as the shell was given it.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { VERSION } from '../../../version.js';
 
@@ -50,12 +50,30 @@ export function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
 }
 
-/** Whether a shell looking `name` up through PATH finds `file`. */
+/** Whether `path` is a file this process may run, as a shell's PATH search asks. */
+function runnable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a shell looking `name` up through PATH finds `file`: the first program of that name. */
 function onPath(name: string, file: string, env: InvocationSource['env']): boolean {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir !== '' && isAbsolute(dir) && sameFile(join(dir, name), file)) return true;
+    if (dir === '' || !isAbsolute(dir)) continue;
+    const found = join(dir, name);
+    if (runnable(found)) return sameFile(found, file);
   }
   return false;
+}
+
+/** A word first on a shell's line: quoted when it holds `=`, which there would make it an assignment. */
+function commandWord(value: string): string {
+  const word = shellWord(value);
+  return word === value && value.includes('=') ? `'${value}'` : word;
 }
 
 /** `file` relative to `cwd` when inside it (as the user probably typed it), else undefined. */
@@ -79,12 +97,12 @@ function executableInvocation(
   if (typed !== undefined && typed !== '') {
     const found =
       basename(typed) === typed ? onPath(typed, executable, env) : sameFile(resolve(cwd, typed), executable);
-    if (found) return shellWord(typed);
+    if (found) return commandWord(typed);
   }
   const name = basename(executable);
-  if (onPath(name, executable, env)) return shellWord(name);
+  if (onPath(name, executable, env)) return commandWord(name);
   const fromHere = insideHere(cwd, executable);
-  return shellWord(fromHere === undefined ? executable : `.${sep}${fromHere}`);
+  return commandWord(fromHere === undefined ? executable : `.${sep}${fromHere}`);
 }
 
 /** The command that runs this same tokencli again, as a shell would take it. */

@@ -1,5 +1,5 @@
 /** How `serve` names the binary in its paste-ready lines. */
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { invocation } from '../../../../src/cli/commands/serve/invocation.js';
@@ -36,13 +36,21 @@ test('the bare name when the bin link on PATH is this script', () => {
   dirs.push(dir);
   mkdirSync(join(dir, 'pkg'));
   mkdirSync(join(dir, 'bin'));
-  writeFileSync(join(dir, 'pkg', 'tokencli.js'), '');
+  writeFileSync(join(dir, 'pkg', 'tokencli.js'), '', { mode: 0o755 });
   symlinkSync(join(dir, 'pkg', 'tokencli.js'), join(dir, 'bin', 'tokencli'));
   const argv = ['node', join(dir, 'bin', 'tokencli')];
   expect(invocation({ argv, env: { PATH: `/nonexistent:${join(dir, 'bin')}` }, cwd: '/' })).toBe('tokencli');
   expect(invocation({ argv, env: { PATH: '/usr/bin' }, cwd: '/elsewhere' })).toBe(
     `node ${join(dir, 'bin', 'tokencli')}`,
   );
+  // Another tokencli earlier on PATH is the one the bare name would run.
+  mkdirSync(join(dir, 'other'));
+  writeFileSync(join(dir, 'other', 'tokencli'), '', { mode: 0o755 });
+  const shadowed = { PATH: `${join(dir, 'other')}:${join(dir, 'bin')}` };
+  expect(invocation({ argv, env: shadowed, cwd: '/elsewhere' })).toBe(`node ${join(dir, 'bin', 'tokencli')}`);
+  // A file there that is not a program is passed over, as a shell passes it over.
+  chmodSync(join(dir, 'other', 'tokencli'), 0o644);
+  expect(invocation({ argv, env: shadowed, cwd: '/elsewhere' })).toBe('tokencli');
 });
 
 test('npx of a tarball or directory names it again; of the registry, pinned to this version', () => {
@@ -68,7 +76,7 @@ function fakeExecutable(): { root: string; exe: string } {
   dirs.push(root);
   mkdirSync(join(root, 'tools'));
   const exe = join(root, 'tools', 'tokencli');
-  writeFileSync(exe, '');
+  writeFileSync(exe, '', { mode: 0o755 });
   return { root, exe };
 }
 
@@ -104,7 +112,7 @@ test('the single executable where the typed word no longer reaches it: its name 
   // Never through node, and quoted for the shell.
   const spaced = join(root, 'my tools');
   mkdirSync(spaced);
-  writeFileSync(join(spaced, 'tokencli'), '');
+  writeFileSync(join(spaced, 'tokencli'), '', { mode: 0o755 });
   const quoted = invocation({
     argv: [join(spaced, 'tokencli'), 'tokencli'],
     env: {},
@@ -112,4 +120,17 @@ test('the single executable where the typed word no longer reaches it: its name 
     executable: join(spaced, 'tokencli'),
   });
   expect(quoted).toBe(`'./my tools/tokencli'`);
+});
+
+test('the single executable typed by a path holding `=` is quoted: first on a line it would be an assignment', () => {
+  const { root } = fakeExecutable();
+  const odd = join(root, 'dist=linux');
+  mkdirSync(odd);
+  const exe = join(odd, 'tokencli');
+  writeFileSync(exe, '', { mode: 0o755 });
+  const typed = (word: string, env: Record<string, string> = {}) =>
+    invocation({ argv: [exe, word], env, cwd: root, executable: exe });
+  expect(typed('dist=linux/tokencli')).toBe(`'dist=linux/tokencli'`);
+  expect(typed('./dist=linux/tokencli')).toBe(`'./dist=linux/tokencli'`);
+  expect(typed('tokencli', { PATH: odd })).toBe('tokencli');
 });
