@@ -1,39 +1,48 @@
 # Sourced by the action's steps (scripts/action/install.sh, token.sh): a command whose failure the
 # workflow's summary shows as an error annotation, not only as the step's exit code.
 
+# The file holding a command's stderr while it runs; removed however the step ends.
+held_stderr=""
+trap '[ -z "$held_stderr" ] || rm -f "$held_stderr"' EXIT
+
 # Runs COMMAND with its stdout kept in the variable named OUTPUT and its stderr held in a file
 # under RUNNER_TEMP, logged once the command has ended. On failure it annotates WHAT with the line
-# that says why (tokencli's `error:` line, else the last line that is not blank) and exits with
-# the command's status. (The annotation goes to this step's stdout, which a $(...) would swallow.)
+# that says why (failure_reason) and exits with the command's status. (The annotation goes to this
+# step's stdout, which a $(...) would swallow.)
 run_or_annotate() {
-  local what=$1 output=$2 errors out status=0
+  local what=$1 output=$2 out status=0
   shift 2
-  errors=$(mktemp "${RUNNER_TEMP:-/tmp}/tokencli-action-stderr.XXXXXX")
-  out=$("$@" 2>"$errors") || status=$?
+  held_stderr=$(mktemp "${RUNNER_TEMP:-/tmp}/tokencli-action-stderr.XXXXXX")
+  out=$("$@" 2>"$held_stderr") || status=$?
   printf -v "$output" '%s' "$out"
-  if [ -s "$errors" ]; then printf '%s\n' "$(<"$errors")" >&2; fi
+  if [ -s "$held_stderr" ]; then printf '%s\n' "$(<"$held_stderr")" >&2; fi
   local reason
-  reason=$(failure_reason "$errors")
-  rm -f "$errors"
+  reason=$(failure_reason "$held_stderr")
+  rm -f "$held_stderr"
+  held_stderr=""
   if [ "$status" -ne 0 ]; then
     error_annotation "$what failed (exit $status)${reason:+: $reason}"
     exit "$status"
   fi
 }
 
-# The line of FILE that says why a command failed.
+# The line of FILE that says why a command failed: tokencli's `error:` line; else npm's first
+# `npm error` line that is neither its code nor the pointer to its log; else the last line that is
+# not blank (install.sh's one line).
 failure_reason() {
-  local line reason=''
+  local line npm='' last=''
   while IFS= read -r line || [ -n "$line" ]; do
     case $line in
       'error: '*)
-        reason=${line#'error: '}
-        break
+        printf '%s' "${line#'error: '}"
+        return
         ;;
-      *[![:space:]]*) reason=$line ;;
+      'npm error code '* | 'npm error errno '* | 'npm error A complete log'* | 'npm error') ;;
+      'npm error '*) [ -n "$npm" ] || npm=$line ;;
     esac
+    case $line in *[![:space:]]*) last=$line ;; esac
   done <"$1"
-  printf '%s' "$reason"
+  printf '%s' "${npm:-$last}"
 }
 
 # GitHub's error annotation: its message escaped as workflow commands require (%, CR, LF).

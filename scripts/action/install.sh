@@ -12,8 +12,10 @@ set -euo pipefail
 . "$(dirname "$0")/failure.sh"
 if [ -n "${TOKENCLI_PATH:-}" ]; then
   bin="$TOKENCLI_PATH"
+  # A bare name is a program on PATH (a global install), as the token step will run it.
+  case $bin in */* | *\\*) ;; *) bin=$(command -v "$bin" || printf '%s' "$bin") ;; esac
   if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
-    error_annotation "tokencli-path $bin is not an executable file"
+    error_annotation "tokencli-path $TOKENCLI_PATH is not an executable file or a program on PATH"
     exit 2
   fi
 else

@@ -6,8 +6,8 @@
  * install, the release executable, from a local server over release/ (`npm run build:release`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, BINARY, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
 import { INSTALL_TOOLS, pathWith, serveRelease } from '../helpers/release-server.js';
@@ -328,7 +328,7 @@ describe('action.yml', () => {
     ]) {
       const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
       expect(run.status, run.log).toBe(2);
-      expect(run.log).toBe(`::error::tokencli-path ${path} is not an executable file\n`);
+      expect(run.log).toBe(`::error::tokencli-path ${path} is not an executable file or a program on PATH\n`);
     }
     expect(service.logs()).not.toContain('tokencli-action-none-');
   });
@@ -359,6 +359,48 @@ describe('action.yml', () => {
     });
     expect(run.status, run.log).toBe(2);
     expect(run.log).toContain('::error::install: npm needs Node and npm on the runner (actions/setup-node)');
+  });
+
+  test('a tokencli-path that is a bare name is the program of that name on PATH', () => {
+    const tools = tempDir('tokencli-action-path-');
+    symlinkSync(BINARY ?? BIN, join(tools, 'tokencli'));
+    const run = runAction(action, workflowInputs({ 'tokencli-path': 'tokencli' }), {
+      ...runnerEnv(),
+      PATH: `${tools}${delimiter}${process.env.PATH ?? ''}`,
+    });
+    expect(run.status, run.log).toBe(0);
+    expect(run.outputs.install?.bin).toBe(join(tools, 'tokencli'));
+    expect((run.actionOutputs['access-token'] ?? '').length).toBeGreaterThan(20);
+  });
+
+  test('the reason annotated: tokencli’s error line, npm’s first telling line, else the last line', () => {
+    const file = join(tempDir('tokencli-action-reason-'), 'stderr');
+    const of = (stderr: string) =>
+      spawnSync(
+        'bash',
+        [
+          '-c',
+          `. "${join(root, 'scripts/action/failure.sh')}"; printf '%s' "$1" > "$2"; failure_reason "$2"`,
+          'bash',
+          stderr,
+          file,
+        ],
+        { encoding: 'utf8' },
+      ).stdout;
+    expect(of('warning: a\nerror: the service refused the password\nhint: check it\n')).toBe(
+      'the service refused the password',
+    );
+    const npm = [
+      'npm error code E404',
+      'npm error 404 Not Found - GET https://registry.npmjs.org/tokencli - Not found',
+      'npm error 404',
+      'npm error A complete log of this run can be found in: /home/runner/.npm/_logs/x-debug-0.log',
+      '',
+    ].join('\n');
+    expect(of(npm)).toBe('npm error 404 Not Found - GET https://registry.npmjs.org/tokencli - Not found');
+    expect(of('\ntokencli install: checksum mismatch for x\n\n')).toBe(
+      'tokencli install: checksum mismatch for x',
+    );
   });
 
   test('annotations escape what GitHub reads as their end: %, CR and LF', () => {
