@@ -1,3 +1,5 @@
+import { basename } from 'node:path';
+
 /** A release asset's `<os>-<arch>` (linux-x64, darwin-arm64, win-x64, …) and its archive's name. */
 export function releasePlatform(platform = process.platform, arch = process.arch) {
   const os = { linux: 'linux', darwin: 'darwin', win32: 'win' }[platform];
@@ -19,12 +21,14 @@ export function tarCommand() {
 }
 
 /**
- * How to run npm with `args`: npm's own script under this node when an npm script started this
- * one (npm_execpath, as `npm run build:release` does), else `npm` on PATH. On Windows `npm` is
- * npm.cmd, which node starts only through a shell, and arguments given with `shell: true` are
- * deprecated (DEP0190).
+ * How to run npm with `args`: npm's own script under this node when npm started this one
+ * (npm_execpath naming npm-cli.js, as `npm run build:release` does), else `npm` on PATH. On
+ * Windows `npm` is npm.cmd, which node starts only through a shell, and arguments given with
+ * `shell: true` are deprecated (DEP0190): there npm must have started this script.
  */
 export function npmCommand(args) {
   const cli = process.env.npm_execpath;
-  return cli && /\.c?js$/.test(cli) ? [process.execPath, [cli, ...args]] : ['npm', args];
+  if (cli && basename(cli) === 'npm-cli.js') return [process.execPath, [cli, ...args]];
+  if (process.platform === 'win32') throw new Error('run this through npm (npm run build:release)');
+  return ['npm', args];
 }
