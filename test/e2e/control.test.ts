@@ -7,7 +7,16 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { BINARY, CLI, cleanEnv, runCli, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import {
+  BINARY,
+  CLI,
+  cleanEnv,
+  runCli,
+  type ServeHandle,
+  startServe,
+  tempDir,
+  tryItLines,
+} from '../helpers/cli.js';
 import { demoLoginEnv, loginWithoutBrowser, startLogin } from '../helpers/cli-login.js';
 import { readStoredCredentials } from '../helpers/stored-credentials.js';
 import { DEMO, demoEnv, tokenRequests } from './env.js';
@@ -352,12 +361,7 @@ describe('start-up text', () => {
     const demo = await startServe();
     try {
       await expect.poll(() => demo.logs()).toContain('try it');
-      const lines = demo
-        .logs()
-        .split('\n')
-        .slice(demo.logs().split('\n').indexOf('try it (another terminal):') + 1)
-        .slice(0, 3)
-        .map((l) => l.slice(2));
+      const lines = tryItLines(demo.logs());
       // The SSO line continues the list once the demo identity provider's key is written.
       await expect.poll(() => demo.logs(), { timeout: 15_000 }).toMatch(/\n {2}SSO: .*\n/);
       lines.push((/\n {2}SSO: (.*)\n/.exec(demo.logs()) ?? [])[1] ?? '');

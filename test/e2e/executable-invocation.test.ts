@@ -10,7 +10,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { BINARY, cleanEnv, collectOutput, tempDir } from '../helpers/cli.js';
+import { BINARY, cleanEnv, collectOutput, tempDir, tryItLines } from '../helpers/cli.js';
 
 const title = `serve names the executable as it was typed${BINARY ? '' : ' (skipped: no TOKENCLI_BINARY)'}`;
 
@@ -34,9 +34,7 @@ async function withPasteLines(
   try {
     await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     await expect.poll(() => stderr, { timeout: 15_000 }).toMatch(/ info --profile demo\n/);
-    const lines = stderr.split('\n');
-    const first = lines.indexOf('try it (another terminal):') + 1;
-    await use(lines.slice(first, first + 3).map((line) => line.slice(2)));
+    await use(tryItLines(stderr));
   } finally {
     child.kill('SIGTERM');
     await exited;

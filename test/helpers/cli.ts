@@ -119,6 +119,13 @@ export function collectOutput(
   });
 }
 
+/** The demo's three paste-ready lines (configure, token, info) in serve's stderr, unindented. */
+export function tryItLines(stderr: string): string[] {
+  const lines = stderr.split('\n');
+  const first = lines.indexOf('try it (another terminal):') + 1;
+  return lines.slice(first, first + 3).map((line) => line.slice(2));
+}
+
 export interface ServeHandle {
   baseUrl: string;
   process: ChildProcess;
