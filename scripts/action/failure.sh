@@ -16,14 +16,14 @@ run_or_annotate() {
   out=$("$@" 2>"$held_stderr") || status=$?
   printf -v "$output" '%s' "$out"
   if [ -s "$held_stderr" ]; then printf '%s\n' "$(<"$held_stderr")" >&2; fi
-  local reason
-  reason=$(failure_reason "$held_stderr")
-  rm -f "$held_stderr"
-  held_stderr=""
   if [ "$status" -ne 0 ]; then
+    local reason
+    reason=$(failure_reason "$held_stderr")
     error_annotation "$what failed (exit $status)${reason:+: $reason}"
     exit "$status"
   fi
+  rm -f "$held_stderr"
+  held_stderr=""
 }
 
 # The line of FILE that says why a command failed: tokencli's `error:` line; else npm's first
