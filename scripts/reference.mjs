@@ -66,7 +66,23 @@ function man(source) {
     { input: source, encoding: 'utf8' },
   );
   if (run.status !== 0) throw new Error(`marked-man failed: ${run.stderr}`);
-  return run.stdout;
+  return forEveryMan(run.stdout);
+}
+
+/**
+ * What marked-man writes, made right for every man: mandoc (macOS's `man`) cannot read its
+ * "Month YYYY" date and skips, with a warning each, a paragraph macro right after a heading; and
+ * groff hyphenates at a line's end, which breaks names such as TOKENCLI_CLIENT_SECRET where they
+ * would be copied from (`.nh` turns that off).
+ */
+function forEveryMan(page) {
+  const lines = page.split('\n');
+  const title = lines.findIndex((line) => line.startsWith('.TH '));
+  if (title === -1) throw new Error('marked-man wrote no .TH line');
+  const fields = lines[title].match(/"[^"]*"|\S+/g);
+  fields[3] = `"${MAN_DATE}"`;
+  lines[title] = `${fields.join(' ')}\n.nh`;
+  return lines.filter((line, i) => !(line === '.P' && /^\.S[HS] /.test(lines[i - 1] ?? ''))).join('\n');
 }
 
 const read = (file) => {

@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
+import { requiredInCi } from './helpers/ci-required.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -63,7 +64,8 @@ const MAN_SECTIONS = [
 test('the man page has its sections and renders without a warning', () => {
   const page = join(root, 'man/tokencli.1');
   const source = readFileSync(page, 'utf8');
-  expect(source).toMatch(/^\.TH "TOKENCLI" "1" /);
+  // A date every man reads (mandoc cannot parse "November 2026").
+  expect(source).toMatch(/^\.TH "TOKENCLI" "1" "\d{4}-\d{2}-\d{2}" /);
   const sections = [...source.matchAll(/^\.SH "?([^"\n]+)"?$/gm)].map((m) => m[1]);
   expect(sections).toEqual(MAN_SECTIONS);
   // Rendered only where groff is installed (CI's Debian has it; the structure above is checked anyway).
@@ -73,4 +75,47 @@ test('the man page has its sections and renders without a warning', () => {
   const text = execFileSync('groff', ['-man', '-Tascii', '-P', '-cbou', page], { encoding: 'utf8' });
   for (const section of MAN_SECTIONS) expect(text).toMatch(new RegExp(`^${section}$`, 'm'));
   expect(text.replace(/\s+/g, ' ')).toContain('an explicit --store keychain that cannot be had');
+  // Nothing named is split at a line's end (a hyphen groff adds), where it would be copied from.
+  const narrow = execFileSync('groff', ['-man', '-Tutf8', '-rLL=72n', '-P', '-cbou', page], {
+    encoding: 'utf8',
+  });
+  expect(narrow).not.toMatch(/\w[\u2010-]\n/);
 });
+
+test('the man page names every global option, --help and the variables tokencli reads', () => {
+  const source = readFileSync(join(root, 'man/tokencli.1.md'), 'utf8');
+  const globals = source.slice(source.indexOf('## GLOBAL OPTIONS'), source.indexOf('## EXIT STATUS'));
+  for (const flag of [
+    '--version',
+    '--profile',
+    '--store',
+    '--verbose',
+    '--quiet',
+    '--no-color',
+    '-h, --help',
+  ])
+    expect(globals).toContain(`\`${flag}`);
+  expect(globals).toContain('one of keychain, file, none');
+  expect(globals).toMatch(/`serve`, `completion` and `version` take only `--version` and `--verbose`/);
+  const environment = source.slice(source.indexOf('## ENVIRONMENT'), source.indexOf('## FILES'));
+  for (const name of ['TOKENCLI_CONFIG_DIR', 'TOKENCLI_PASSWORD', 'BROWSER', 'NO_COLOR', 'HTTPS_PROXY'])
+    expect(environment).toContain(name);
+  // The page ships beside the executable on every platform.
+  expect(source).toContain('~/Library/Application Support/tokencli');
+  expect(source).toContain('~/Library/Caches/tokencli/');
+});
+
+/** Why the mandoc test skips, or undefined when mandoc runs. */
+const mandocMissing = spawnSync('mandoc', ['-T', 'lint', '/dev/null']).error
+  ? 'the mandoc command is not installed'
+  : undefined;
+requiredInCi(mandocMissing, "install Debian's mandoc");
+
+test.skipIf(mandocMissing !== undefined)(
+  `the man page reads without a warning in mandoc, macOS's man${mandocMissing ? ` (skipped: ${mandocMissing})` : ''}`,
+  () => {
+    const page = join(root, 'man/tokencli.1');
+    const lint = spawnSync('mandoc', ['-T', 'lint', '-W', 'warning', page], { encoding: 'utf8' });
+    expect(lint.stdout + lint.stderr).toBe('');
+  },
+);

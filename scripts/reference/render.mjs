@@ -82,13 +82,15 @@ const ownGlobals = () =>
     .map((flag) => code(flag.long))
     .join(' and ');
 
+/** `serve, completion and version take only --version and --verbose of them.` */
+function ownGlobalsSentence() {
+  const own = PROGRAM.commands.filter((command) => command.clientGlobals === false).map((c) => code(c.name));
+  return `${own.length > 1 ? `${own.slice(0, -1).join(', ')} and ${own.at(-1)}` : own[0]} take only ${ownGlobals()} of them.`;
+}
+
 function globalsLine() {
   const all = visible(PROGRAM.globals).map((flag) => code(flagText(flag)));
-  const own = PROGRAM.commands.filter((command) => command.clientGlobals === false).map((c) => code(c.name));
-  return (
-    `Global options, accepted before or after the command: ${all.join(', ')}, ` +
-    `\`--help\`. ${own.length > 1 ? `${own.slice(0, -1).join(', ')} and ${own.at(-1)}` : own[0]} take only ${ownGlobals()} of them.`
-  );
+  return `Global options, accepted before or after the command: ${all.join(', ')}, \`--help\`. ${ownGlobalsSentence()}`;
 }
 
 export function readmeCommands() {
@@ -188,7 +190,11 @@ const SETTING_MEANINGS = {
 const OTHER_VARIABLES = [
   [
     'TOKENCLI_CONFIG_DIR',
-    'the config directory (default `$XDG_CONFIG_HOME/tokencli` or `~/.config/tokencli`)',
+    'the config directory (default `$XDG_CONFIG_HOME/tokencli` or `~/.config/tokencli`; macOS: `~/Library/Application Support/tokencli`; Windows: `%APPDATA%\\tokencli`)',
+  ],
+  [
+    'BROWSER',
+    'the one program `login` opens the authorize URL with (a path or a name on PATH, no arguments), instead of the system browser',
   ],
   ['TOKENCLI_CONTROL_TOKEN', "the token of `serve`'s control API"],
   ['HTTPS_PROXY, HTTP_PROXY, NO_PROXY', 'proxies, honoured for every request'],
@@ -200,20 +206,24 @@ function manItem(term, text) {
   return `* ${term}:\n  ${text}\n`;
 }
 
+/** A flag's man item: its description, then its choices and default. */
+function manFlag(flag) {
+  const def = flagDefault(flag);
+  const extra = [flag.choices && `one of ${flag.choices.join(', ')}`, def && `default: ${def}`].filter(
+    Boolean,
+  );
+  const description = capital(flag.description ?? '');
+  if (!extra.length) return manItem(code(flagText(flag)), `${description}.`);
+  // "Credential store (env TOKENCLI_STORE; one of …)", not two parentheses in a row.
+  const text = description.endsWith(')')
+    ? `${description.slice(0, -1)}; ${extra.join('; ')})`
+    : `${description} (${extra.join('; ')})`;
+  return manItem(code(flagText(flag)), `${text}.`);
+}
+
 function manCommand(command, parent = '') {
   const out = [`### ${usage(command, parent)}`, '', `${capital(command.description)}.`, ''];
-  for (const flag of visible(command.flags)) {
-    const def = flagDefault(flag);
-    const extra = [flag.choices && `one of ${flag.choices.join(', ')}`, def && `default: ${def}`].filter(
-      Boolean,
-    );
-    out.push(
-      manItem(
-        code(flagText(flag)),
-        `${capital(flag.description ?? '')}${extra.length ? ` (${extra.join('; ')})` : ''}.`,
-      ),
-    );
-  }
+  for (const flag of visible(command.flags)) out.push(manFlag(flag));
   if (command.notes) out.push(paragraph(command.notes), '');
   for (const sub of command.subcommands ?? []) out.push(manCommand(sub, command.name));
   return out.join('\n');
@@ -249,9 +259,10 @@ export function manSource() {
     ...commands().map((command) => manCommand(command)),
     '## GLOBAL OPTIONS',
     '',
-    'Accepted before or after the command.',
+    `Accepted before or after the command. ${ownGlobalsSentence()}`,
     '',
-    ...visible(PROGRAM.globals).map((flag) => manItem(code(flagText(flag)), `${capital(flag.description)}.`)),
+    ...visible(PROGRAM.globals).map((flag) => manFlag(flag)),
+    manItem(code('-h, --help'), 'Show the help of the program, or of the command it follows.'),
     '## EXIT STATUS',
     '',
     ...exitCodes().map(({ code: exit, meaning }) => manItem(code(exit), `${capital(meaning)}.`)),
@@ -268,7 +279,7 @@ export function manSource() {
     manItem('_config dir_`/config.json`', 'profiles and settings; never secrets.'),
     manItem('_config dir_`/credentials.json`', 'tokens and client secrets of the `file` store (mode 0600).'),
     manItem(
-      '`$XDG_CACHE_HOME/tokencli/` or `~/.cache/tokencli/`',
+      '`$XDG_CACHE_HOME/tokencli/` or `~/.cache/tokencli/` (macOS: `~/Library/Caches/tokencli/`; Windows: `%LOCALAPPDATA%\\tokencli\\`)',
       'compiled code kept for a faster start; safe to delete.',
     ),
     '## EXAMPLES',
