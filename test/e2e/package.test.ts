@@ -50,6 +50,14 @@ test('the packed tarball installs into an empty directory and runs --version, se
   );
   expect(outside).toEqual([]);
   expect(files.some((f) => f.startsWith('src/') || f.startsWith('test/'))).toBe(false);
+  // Every compiled module comes from a source that exists (a build left over from a deleted one
+  // would ship otherwise); the bundles are made by scripts/bundle.mjs.
+  const orphans = files
+    .filter((f) => f.startsWith('dist/') && !f.startsWith('dist/cli-bundle/'))
+    .filter(
+      (f) => !existsSync(join(root, f.replace(/^dist\//, 'src/').replace(/(\.d)?\.js$|\.d\.ts$/, '.ts'))),
+    );
+  expect(orphans).toEqual([]);
 
   const app = join(work, 'app');
   execFileSync('mkdir', ['-p', app]);
@@ -69,6 +77,17 @@ test('the packed tarball installs into an empty directory and runs --version, se
   expect(installed.stderr).not.toMatch(/warn/i);
   const bin = join(app, 'node_modules', '.bin', 'tokencli');
   expect(existsSync(bin)).toBe(true);
+
+  // Installed globally, npm links the man page where `man tokencli` finds it (it does so only for
+  // an array in package.json's `man`).
+  const prefix = join(work, 'global');
+  const global = spawnSync(
+    'npm',
+    ['install', '--global', '--prefix', prefix, '--prefer-offline', join(work, packed[0]?.filename ?? '')],
+    { env: cleanEnv({ npm_config_audit: 'false', npm_config_fund: 'false' }), encoding: 'utf8' },
+  );
+  expect(global.status, global.stderr).toBe(0);
+  expect(existsSync(join(prefix, 'share', 'man', 'man1', 'tokencli.1'))).toBe(true);
 
   const version = execFileSync(bin, ['--version'], { env: cleanEnv(), encoding: 'utf8' });
   expect(version.trim()).toMatch(/^\d+\.\d+\.\d+/);
