@@ -5,7 +5,8 @@
 #
 # or download it, read it, then `sh install.sh`. It picks the archive for this OS and CPU,
 # downloads it and SHA256SUMS (curl, or wget), checks the archive's SHA-256 against its line in
-# SHA256SUMS BEFORE anything is unpacked, and puts `tokencli` into the install directory. On any
+# SHA256SUMS BEFORE anything is unpacked, and puts `tokencli` into the install directory once it
+# has run there (`--version`: an executable this system cannot start replaces nothing). On any
 # failure it says why in one line, exits non-zero, and leaves nothing behind.
 #
 # Settings (environment):
@@ -13,13 +14,16 @@
 #   TOKENCLI_INSTALL_DIR   where `tokencli` goes (default: ~/.local/bin)
 #   TOKENCLI_DOWNLOAD_URL  the base URL of the release's files (default: its GitHub release), for
 #                          a mirror
+#
+# Everything runs from `main` on the last line, so that a script cut short on its way through a
+# pipe defines functions and does nothing.
 set -eu
 
 # The release this script belongs to (test/release/install-script.test.ts: package.json's version).
 RELEASED_VERSION=0.1.0
 
 fail() {
-  echo "tokencli install: $*" >&2
+  printf 'tokencli install: %s\n' "$*" >&2
   exit 1
 }
 
@@ -33,90 +37,143 @@ run() {
   fail "$why${complaint:+ ($complaint)}"
 }
 
-version=${TOKENCLI_VERSION:-$RELEASED_VERSION}
-case $version in
-  "" | [!0-9]* | *[!0-9A-Za-z.+-]*) fail "TOKENCLI_VERSION must be an exact version such as $RELEASED_VERSION, not '$version'" ;;
-esac
-install_dir=${TOKENCLI_INSTALL_DIR:-${HOME:?HOME is not set}/.local/bin}
-base_url=${TOKENCLI_DOWNLOAD_URL:-https://github.com/tokencli/tokencli/releases/download/v$version}
-base_url=${base_url%/}
+# The archive's SHA-256 line in SHA256SUMS: "<64 hex digits>  <name>" (or " *<name>"), exactly one.
+expected_sum() {
+  awk -v name="$1" '($2 == name || $2 == "*" name) && $1 ~ /^[0-9a-fA-F]+$/ && length($1) == 64 { print tolower($1) }' "$2"
+}
 
-os=$(uname -s)
-case $os in
-  Linux) os=linux ;;
-  Darwin) os=darwin ;;
-  MINGW* | MSYS* | CYGWIN*) os=win ;;
-  *) fail "no tokencli release for this operating system ($os); see the README for installing with npm" ;;
-esac
-arch=$(uname -m)
-case $arch in
-  x86_64 | amd64) arch=x64 ;;
-  aarch64 | arm64) arch=arm64 ;;
-  *) fail "no tokencli release for this processor ($arch); see the README for installing with npm" ;;
-esac
-if [ "$os" = win ]; then
-  archive="tokencli-$version-$os-$arch.zip" program=tokencli.exe
-else
-  archive="tokencli-$version-$os-$arch.tar.gz" program=tokencli
-fi
+main() {
+  version=${TOKENCLI_VERSION:-$RELEASED_VERSION}
+  # The release's tag is v<version>; the tag is taken too.
+  case $version in v[0-9]*) version=${version#v} ;; esac
+  case $version in
+    "" | [!0-9]* | *[!0-9A-Za-z.+-]*) fail "TOKENCLI_VERSION must be an exact version such as $RELEASED_VERSION, not '$version'" ;;
+  esac
+  if [ -n "${TOKENCLI_INSTALL_DIR:-}" ]; then
+    install_dir=$TOKENCLI_INSTALL_DIR
+  elif [ -n "${HOME:-}" ]; then
+    install_dir=$HOME/.local/bin
+  else
+    fail "HOME is not set: set TOKENCLI_INSTALL_DIR to the directory tokencli goes in"
+  fi
+  # A "~/bin" that no shell expanded (a CI file's env: block) means the home directory's.
+  case $install_dir in
+    "~" | "~/"*)
+      [ -n "${HOME:-}" ] || fail "HOME is not set, so $install_dir means nothing: give TOKENCLI_INSTALL_DIR as a full path"
+      install_dir=$HOME${install_dir#"~"}
+      ;;
+  esac
+  base_url=${TOKENCLI_DOWNLOAD_URL:-https://github.com/tokencli/tokencli/releases/download/v$version}
+  base_url=${base_url%/}
 
-# The tools, found before anything is downloaded.
-if command -v sha256sum >/dev/null 2>&1; then
-  sha256() { sha256sum "$1" | cut -d ' ' -f 1; }
-elif command -v shasum >/dev/null 2>&1; then
-  sha256() { shasum -a 256 "$1" | cut -d ' ' -f 1; }
-elif command -v openssl >/dev/null 2>&1; then
-  sha256() { openssl dgst -sha256 "$1" | sed 's/^.*= *//'; }
-else
-  fail "no SHA-256 tool to verify the download (sha256sum, shasum or openssl)"
-fi
-if command -v curl >/dev/null 2>&1; then
-  download() { curl -fsL --proto '=https,http' -o "$2" "$1"; }
-elif command -v wget >/dev/null 2>&1; then
-  download() { wget -q -O "$2" "$1"; }
-else
-  fail "neither curl nor wget is installed to download tokencli"
-fi
+  os=$(uname -s)
+  case $os in
+    Linux) os=linux ;;
+    Darwin) os=darwin ;;
+    MINGW* | MSYS* | CYGWIN*) os=win ;;
+    *) fail "no tokencli release for this operating system ($os); see the README for installing with npm" ;;
+  esac
+  arch=$(uname -m)
+  case $arch in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) fail "no tokencli release for this processor ($arch); see the README for installing with npm" ;;
+  esac
+  if [ "$os" = win ]; then
+    archive="tokencli-$version-$os-$arch.zip" program=tokencli.exe
+  else
+    archive="tokencli-$version-$os-$arch.tar.gz" program=tokencli
+  fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
-  fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
-staged=
-trap 'rm -rf "$tmp"; [ -z "$staged" ] || rm -f "$staged"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+  # The tools, found before anything is downloaded. Each hashes its standard input: a file name
+  # with a backslash would make sha256sum escape its output line.
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha256() { sha256sum <"$1" | cut -d ' ' -f 1; }
+  elif command -v shasum >/dev/null 2>&1; then
+    sha256() { shasum -a 256 <"$1" | cut -d ' ' -f 1; }
+  elif command -v openssl >/dev/null 2>&1; then
+    sha256() { openssl dgst -sha256 <"$1" | sed 's/^.*= *//'; }
+  else
+    fail "no SHA-256 tool to verify the download (sha256sum, shasum or openssl)"
+  fi
+  if command -v curl >/dev/null 2>&1; then
+    download() { curl -fsSL --proto '=https,http' -o "$2" "$1"; }
+  elif command -v wget >/dev/null 2>&1; then
+    case $(wget --version 2>/dev/null || true) in
+      # Two tries, not GNU wget's twenty, each given up after 30 s without data; -nv keeps the
+      # reason of a failure, which -q would drop (busybox's wget says it anyway).
+      *"GNU Wget"*)
+        download() {
+          wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log" && return 0
+          # Its reason is its last line, after a timestamp: "… ERROR 404: Not Found."
+          awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" >&2
+          return 1
+        }
+        ;;
+      *) download() { wget -q -O "$2" "$1"; } ;;
+    esac
+  else
+    fail "neither curl nor wget is installed to download tokencli"
+  fi
 
-download "$base_url/SHA256SUMS" "$tmp/SHA256SUMS" || fail "cannot download $base_url/SHA256SUMS"
-download "$base_url/$archive" "$tmp/$archive" || fail "cannot download $base_url/$archive"
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
+    fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
+  staged=
+  trap 'rm -rf "$tmp"; [ -z "$staged" ] || rm -f "$staged"' EXIT
+  trap 'exit 129' HUP
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  trap 'exit 141' PIPE
 
-# The archive's line: "<64 hex digits>  <name>" (or " *<name>", binary mode), exactly one.
-expected=$(awk -v name="$archive" '($2 == name || $2 == "*" name) && $1 ~ /^[0-9a-fA-F]+$/ && length($1) == 64 { print tolower($1) }' "$tmp/SHA256SUMS")
-case $expected in
-  "") fail "SHA256SUMS has no checksum for $archive; nothing installed" ;;
-  *"
+  run "cannot download $base_url/SHA256SUMS" download "$base_url/SHA256SUMS" "$tmp/SHA256SUMS"
+  # Looked up before the archive is downloaded: a platform with no release stops here.
+  expected=$(expected_sum "$archive" "$tmp/SHA256SUMS")
+  case $expected in
+    "") fail "SHA256SUMS has no checksum for $archive: this release has no such file (or the list is damaged); see the README for installing with npm" ;;
+    *"
 "*) fail "SHA256SUMS has more than one checksum for $archive; nothing installed" ;;
-esac
-actual=$(sha256 "$tmp/$archive" | tr 'A-F' 'a-f')
-[ "$actual" = "$expected" ] || fail "checksum mismatch for $archive (expected $expected, got $actual); nothing installed"
+  esac
+  run "cannot download $base_url/$archive" download "$base_url/$archive" "$tmp/$archive"
+  actual=$(sha256 "$tmp/$archive" | tr 'A-F' 'a-f')
+  [ "$actual" = "$expected" ] || fail "checksum mismatch for $archive (expected $expected, got $actual); nothing installed"
 
-mkdir "$tmp/unpacked"
-if [ "$os" = win ]; then
-  run "cannot unpack $archive" unzip -q "$tmp/$archive" "$program" -d "$tmp/unpacked"
-else
-  run "cannot unpack $archive" tar -xzf "$tmp/$archive" -C "$tmp/unpacked" "$program"
-fi
-[ -f "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
+  mkdir "$tmp/unpacked"
+  # Unpacked from inside the directory: GNU tar reads escapes in -C's path (a TMPDIR with a
+  # backslash).
+  if [ "$os" = win ]; then
+    unpack() { (cd "$tmp/unpacked" && unzip -q "../$archive" "$program"); }
+  else
+    unpack() { (cd "$tmp/unpacked" && tar -xzf "../$archive" "$program"); }
+  fi
+  run "cannot unpack $archive" unpack
+  [ -f "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
 
-run "cannot create $install_dir" mkdir -p "$install_dir"
-# Copied beside the target, then renamed over it: a running tokencli is never half-written. The
-# copy is removed on the way out unless the rename took it.
-staged="$install_dir/.$program.$$"
-run "cannot write to $install_dir" cp "$tmp/unpacked/$program" "$staged"
-run "cannot install $install_dir/$program" chmod 755 "$staged"
-run "cannot install $install_dir/$program" mv -f "$staged" "$install_dir/$program"
-staged=
+  run "cannot create $install_dir" mkdir -p "$install_dir"
+  # Said by its absolute path: a relative one is no advice for PATH.
+  install_dir=$(cd "$install_dir" && pwd) || fail "cannot enter $install_dir"
+  target=$install_dir/$program
+  [ ! -d "$target" ] || fail "$target is a directory; nothing installed"
+  # Copied beside the target, then renamed over it: a running tokencli is never half-written. The
+  # copy keeps the program's name at its end (Windows runs only a name ending in .exe) and is
+  # removed on the way out unless the rename took it.
+  staged="$install_dir/.$$.$program"
+  run "cannot write to $install_dir" cp "$tmp/unpacked/$program" "$staged"
+  run "cannot install $target" chmod 755 "$staged"
+  # Run once before it replaces anything: an executable this system cannot start (musl instead of
+  # glibc, a glibc older than 2.28) is refused rather than installed.
+  run "the $os-$arch tokencli does not run on this system (it needs glibc 2.28 or later on Linux); see the README for installing with npm; nothing installed" "$staged" --version
+  run "cannot install $target" mv -f "$staged" "$target"
+  staged=
 
-echo "tokencli $version installed: $install_dir/$program"
-case ":${PATH:-}:" in
-  *":$install_dir:"*) echo "$install_dir is on your PATH: run tokencli --help" ;;
-  *) echo "$install_dir is not on your PATH; add it, e.g. export PATH=\"$install_dir:\$PATH\"" ;;
-esac
+  echo "tokencli $version installed: $target"
+  found=$(command -v "$program" 2>/dev/null || true)
+  if [ -n "$found" ] && [ "$found" -ef "$target" ]; then
+    echo "$install_dir is on your PATH: run tokencli --help"
+  elif [ -n "$found" ]; then
+    echo "another tokencli comes first on your PATH ($found); run $target, or put $install_dir before it"
+  else
+    echo "$install_dir is not on your PATH; add it in your shell's profile, e.g. export PATH=\"$install_dir:\$PATH\""
+  fi
+}
+
+main "$@"

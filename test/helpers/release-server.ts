@@ -107,11 +107,15 @@ export const THIS_PLATFORM = `${process.platform === 'win32' ? 'win' : process.p
 
 /**
  * A release directory holding `tokencli-<version>-<platform>.tar.gz` whose `tokencli` is a shell
- * script printing `fake tokencli <version>` for `--version`, and its SHA256SUMS.
+ * script printing `fake tokencli <version>` for `--version` (or `program`), and its SHA256SUMS.
  */
-export function fakeRelease(version: string, platform = THIS_PLATFORM): { dir: string; archive: string } {
+export function fakeRelease(
+  version: string,
+  platform = THIS_PLATFORM,
+  program = `#!/bin/sh\necho "fake tokencli ${version}"\n`,
+): { dir: string; archive: string } {
   const stage = tempDir('tokencli-fake-stage-');
-  writeFileSync(join(stage, 'tokencli'), `#!/bin/sh\necho "fake tokencli ${version}"\n`, { mode: 0o755 });
+  writeFileSync(join(stage, 'tokencli'), program, { mode: 0o755 });
   writeFileSync(join(stage, 'LICENSE'), 'MIT\n');
   const dir = tempDir('tokencli-fake-release-');
   const archive = `tokencli-${version}-${platform}.tar.gz`;

@@ -5,8 +5,8 @@
  * installed and no temporary directory behind. The good install of the real executable needs
  * release/ (`npm run build:release`, which CI runs); the other cases build a small fake release.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
@@ -154,17 +154,187 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
-  test('a missing archive or SHA256SUMS is refused', async () => {
-    const { dir } = fakeRelease('9.8.7');
+  test("a missing archive or SHA256SUMS is refused, with the downloader's reason", async () => {
+    const { dir, archive } = fakeRelease('9.8.7');
+    rmSync(join(dir, archive));
     const server = await serve(dir);
     expectRefused(
-      install(server.url, { TOKENCLI_VERSION: '1.2.3' }),
-      new RegExp(`cannot download .*tokencli-1\\.2\\.3-${THIS_PLATFORM}\\.tar\\.gz`),
+      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
+      new RegExp(`cannot download .*tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz \\(curl: .*404`),
     );
     expectRefused(
       install(`${server.url}/nowhere`, { TOKENCLI_VERSION: '9.8.7' }),
-      /cannot download .*SHA256SUMS/,
+      /cannot download .*SHA256SUMS \(curl: .*404/,
     );
+  });
+
+  test('a platform the release has no archive for is refused before any archive is downloaded', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    // Windows on arm64, which no release builds.
+    const uname = tempDir('tokencli-fake-uname-');
+    writeFileSync(
+      join(uname, 'uname'),
+      '#!/bin/sh\ncase $1 in -s) echo MINGW64_NT-10.0 ;; -m) echo aarch64 ;; esac\n',
+      { mode: 0o755 },
+    );
+    expectRefused(
+      install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: `${uname}${delimiter}${process.env.PATH}` }),
+      /SHA256SUMS has no checksum for tokencli-9\.8\.7-win-arm64\.zip: this release has no such file/,
+    );
+    expect(server.requests().map((r) => r.path)).toEqual(['/SHA256SUMS']);
+  });
+
+  test('an executable that cannot start here is refused, and the one installed before is kept', async () => {
+    // What a glibc build meets on musl: the interpreter it names is not there.
+    const { dir } = fakeRelease('9.8.7', THIS_PLATFORM, '#!/nonexistent/ld-musl-x86_64.so.1\n');
+    const server = await serve(dir);
+    const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+    mkdirSync(installDir);
+    writeFileSync(join(installDir, 'tokencli'), '#!/bin/sh\necho old\n', { mode: 0o755 });
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^tokencli install: the [a-z]+-[a-z0-9]+ tokencli does not run on this system .*; nothing installed \(.+\)\n$/,
+    );
+    expect(readdirSync(installDir)).toEqual(['tokencli']);
+    expect(readFileSync(join(installDir, 'tokencli'), 'utf8')).toBe('#!/bin/sh\necho old\n');
+    expect(run.leftInTmp).toEqual([]);
+  });
+
+  test('a relative or ~ install directory is installed to and named by its full path', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const home = tempDir('tokencli-install-home-');
+    const relative = spawnSync('sh', [script], {
+      cwd: home,
+      env: cleanEnv({
+        TOKENCLI_DOWNLOAD_URL: server.url,
+        TOKENCLI_VERSION: '9.8.7',
+        TOKENCLI_INSTALL_DIR: 'rel/bin',
+      }),
+      encoding: 'utf8',
+    });
+    expect(relative.status, relative.stderr).toBe(0);
+    expect(relative.stdout).toContain(`installed: ${join(home, 'rel', 'bin', 'tokencli')}\n`);
+    expect(relative.stdout).toContain(`export PATH="${join(home, 'rel', 'bin')}:$PATH"`);
+    // As a CI file's env: block gives it, unexpanded.
+    const tilde = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: '~/bin',
+      HOME: home,
+    });
+    expect(tilde.status, tilde.stderr).toBe(0);
+    expect(existsSync(join(home, 'bin', 'tokencli'))).toBe(true);
+    expect(tilde.stdout).toContain(`installed: ${join(home, 'bin', 'tokencli')}\n`);
+  });
+
+  test('a directory where tokencli would go is refused', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+    mkdirSync(join(installDir, 'tokencli'), { recursive: true });
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `tokencli install: ${join(installDir, 'tokencli')} is a directory; nothing installed\n`,
+    );
+    expect(readdirSync(installDir)).toEqual(['tokencli']);
+    expect(readdirSync(join(installDir, 'tokencli'))).toEqual([]);
+  });
+
+  test('says when another tokencli comes first on PATH', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const other = tempDir('tokencli-other-bin-');
+    writeFileSync(join(other, 'tokencli'), '#!/bin/sh\n', { mode: 0o755 });
+    const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+    const run = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: installDir,
+      PATH: [other, installDir, process.env.PATH].join(delimiter),
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`another tokencli comes first on your PATH (${join(other, 'tokencli')})`);
+  });
+
+  test('takes the tag form of a version, a TMPDIR with a backslash, and says HOME is missing', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const tagged = install(server.url, { TOKENCLI_VERSION: 'v9.8.7' });
+    expect(tagged.status, tagged.stderr).toBe(0);
+    expect(tagged.stdout).toContain('tokencli 9.8.7 installed');
+    const odd = join(tempDir('tokencli-install-tmp-'), 'a\\b');
+    mkdirSync(odd);
+    const backslash = install(server.url, { TOKENCLI_VERSION: '9.8.7', TMPDIR: odd });
+    expect(backslash.status, backslash.stderr).toBe(0);
+    expect(readdirSync(odd)).toEqual([]);
+    const homeless = spawnSync('sh', [script], {
+      env: { PATH: process.env.PATH ?? '', TOKENCLI_DOWNLOAD_URL: server.url },
+      encoding: 'utf8',
+    });
+    expect(homeless.status).toBe(1);
+    expect(homeless.stderr).toBe(
+      'tokencli install: HOME is not set: set TOKENCLI_INSTALL_DIR to the directory tokencli goes in\n',
+    );
+  });
+
+  test('a script cut short on its way through a pipe does nothing: it fails, or only defines', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const lines = readFileSync(script, 'utf8').split('\n');
+    const mainStarts = lines.indexOf('main() {');
+    const mainEnds = lines.lastIndexOf('}');
+    expect(mainStarts).toBeGreaterThan(0);
+    for (let cut = 1; cut < lines.length - 2; cut++) {
+      const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+      const tmp = tempDir('tokencli-install-tmp-');
+      const run = spawnSync('sh', [], {
+        input: `${lines.slice(0, cut).join('\n')}\n`,
+        env: cleanEnv({ TOKENCLI_DOWNLOAD_URL: server.url, TOKENCLI_INSTALL_DIR: installDir, TMPDIR: tmp }),
+        encoding: 'utf8',
+      });
+      if (cut > mainStarts && cut <= mainEnds) expect(run.status, `cut after line ${cut}`).not.toBe(0);
+      expect(existsSync(installDir), `cut after line ${cut}`).toBe(false);
+      expect(readdirSync(tmp), `cut after line ${cut}`).toEqual([]);
+    }
+    expect(server.requests()).toEqual([]);
+  });
+
+  test.runIf(process.platform === 'linux')('a hang-up mid-download leaves nothing behind', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    // A curl that fetches SHA256SUMS and then stalls on the archive, as a slow link would.
+    const bin = tempDir('tokencli-slow-curl-');
+    const realCurl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      join(bin, 'curl'),
+      `#!/bin/sh\ncase "$*" in *.tar.gz*) exec sleep 30 ;; esac\nexec ${realCurl} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+    const tmp = tempDir('tokencli-install-tmp-');
+    const child = spawn('sh', [script], {
+      detached: true,
+      stdio: 'ignore',
+      env: cleanEnv({
+        TOKENCLI_DOWNLOAD_URL: server.url,
+        TOKENCLI_VERSION: '9.8.7',
+        TOKENCLI_INSTALL_DIR: installDir,
+        TMPDIR: tmp,
+        PATH: `${bin}${delimiter}${process.env.PATH}`,
+      }),
+    });
+    const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+    for (let i = 0; i < 200 && !server.requests().some((r) => r.path === '/SHA256SUMS'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(readdirSync(tmp)).toHaveLength(1);
+    // The terminal hangs up: the whole process group gets SIGHUP.
+    process.kill(-(child.pid ?? 0), 'SIGHUP');
+    expect(await exited).toBe(129);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(existsSync(installDir)).toBe(false);
   });
 
   test('an unknown operating system or processor is refused before anything is downloaded', async () => {
@@ -209,6 +379,14 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect.stringMatching(/^Wget/),
       expect.stringMatching(/^Wget/),
     ]);
+    // GNU wget's reason, without its timestamp.
+    expectRefused(
+      install(`${server.url}/nowhere`, {
+        TOKENCLI_VERSION: '9.8.7',
+        PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']),
+      }),
+      /cannot download \S+\/SHA256SUMS \(ERROR 404: Not Found\.\)$/m,
+    );
   });
 
   test.runIf(process.platform === 'linux')(
