@@ -27,10 +27,12 @@ run_or_annotate() {
 }
 
 # The line of FILE that says why a command failed: tokencli's `error:` line; else npm's first
-# `npm error` line that is neither its code nor the pointer to its log; else the last line that is
-# not blank (install.sh's one line).
+# `npm error` line that is neither its code nor the pointer to its log; else the first line of a
+# JavaScript exception (`Error: …`, `TypeError [CODE]: …`: a tokencli-path that crashed, such as
+# a checkout never built); else the last line that is not blank (install.sh's one line), but not
+# node's `Node.js vX` after a crash's stack.
 failure_reason() {
-  local line npm='' last=''
+  local line npm='' thrown='' last=''
   while IFS= read -r line || [ -n "$line" ]; do
     case $line in
       'error: '*)
@@ -39,10 +41,16 @@ failure_reason() {
         ;;
       'npm error code '* | 'npm error errno '* | 'npm error A complete log'* | 'npm error') ;;
       'npm error '*) [ -n "$npm" ] || npm=$line ;;
+      *Error:\ * | *Error\ \[*\]:\ *)
+        case ${line%%Error*} in *[!A-Za-z]*) ;; *) [ -n "$thrown" ] || thrown=$line ;; esac
+        ;;
     esac
-    case $line in *[![:space:]]*) last=$line ;; esac
+    case $line in
+      'Node.js v'[0-9]*) ;;
+      *[![:space:]]*) last=$line ;;
+    esac
   done <"$1"
-  printf '%s' "${npm:-$last}"
+  printf '%s' "${npm:-${thrown:-$last}}"
 }
 
 # GitHub's error annotation: its message escaped as workflow commands require (%, CR, LF).

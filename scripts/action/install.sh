@@ -19,9 +19,12 @@ if [ -n "${TOKENCLI_PATH:-}" ]; then
     exit 2
   fi
 else
+  # The release's tag (v0.1.0), as in the action's own `uses:` line, names the same version.
+  case "${TOKENCLI_VERSION:-}" in v[0-9]*) TOKENCLI_VERSION=${TOKENCLI_VERSION#v} ;; esac
+  export TOKENCLI_VERSION
   case "${TOKENCLI_VERSION:-}" in
     "" | [!0-9]* | *[!0-9A-Za-z.+-]*)
-      error_annotation "version must be an exact tokencli version, e.g. 0.1.0"
+      error_annotation "version must be an exact tokencli version such as 0.1.0, not '${TOKENCLI_VERSION:-}'"
       exit 2
       ;;
   esac
@@ -31,7 +34,9 @@ else
       [ -n "${TOKENCLI_DOWNLOAD_URL:-}" ] || unset TOKENCLI_DOWNLOAD_URL
       export TOKENCLI_INSTALL_DIR="$prefix/bin"
       run_or_annotate "installing tokencli $TOKENCLI_VERSION" installed sh "$(dirname "$0")/../../install.sh"
-      [ -z "$installed" ] || printf '%s\n' "$installed" >&2
+      # Its first line says what was installed where; the PATH advice after it is for a shell, and
+      # the action runs tokencli by its path.
+      printf '%s\n' "${installed%%$'\n'*}" >&2
       bin="$prefix/bin/tokencli"
       [ -e "$bin" ] || bin="$bin.exe"
       ;;

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFile
 import { basename, delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, BINARY, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
-import { INSTALL_TOOLS, pathWith, serveRelease } from '../helpers/release-server.js';
+import { fakeRelease, INSTALL_TOOLS, pathWith, serveRelease } from '../helpers/release-server.js';
 import { DEMO } from './env.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -339,13 +339,29 @@ describe('action.yml', () => {
       const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url });
       const run = runAction(action, inputs, runnerEnv());
       expect(run.status, run.log).toBe(1);
-      expect(run.log).toMatch(/^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS$/m);
       expect(run.log).toMatch(
-        /^::error::installing tokencli [\d.]+ failed \(exit 1\): tokencli install: cannot download \S+\/SHA256SUMS$/m,
+        /^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS \(curl: .*404.*\)$/m,
+      );
+      expect(run.log).toMatch(
+        /^::error::installing tokencli [\d.]+ failed \(exit 1\): tokencli install: cannot download \S+\/SHA256SUMS \(curl: .*404.*\)$/m,
       );
       expect(run.outputs.install).toEqual({});
       // Nothing but the runner's own files: no install, no held stderr.
       expect(run.files.filter((file) => !/\/(github-env|output-[\w-]+)$/.test(file))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a version given as its tag installs that release; the log keeps only the install line', async () => {
+    const server = await serveRelease(fakeRelease('9.8.7').dir);
+    try {
+      const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url, version: 'v9.8.7' });
+      const run = runAction(action, inputs, runnerEnv());
+      expect(run.outputs.install?.bin, run.log).toMatch(/\/tokencli-9\.8\.7\/bin\/tokencli$/);
+      expect(run.log).toMatch(/^tokencli 9\.8\.7 installed: \S+\/tokencli-9\.8\.7\/bin\/tokencli$/m);
+      // install.sh's advice to put the directory on PATH: the action runs tokencli by its path.
+      expect(run.log).not.toContain('PATH');
     } finally {
       await server.close();
     }
@@ -401,6 +417,28 @@ describe('action.yml', () => {
     expect(of('\ntokencli install: checksum mismatch for x\n\n')).toBe(
       'tokencli install: checksum mismatch for x',
     );
+    // A tokencli-path that crashed (a checkout never built): the exception, not node's version line.
+    const crash = [
+      'node:internal/modules/cjs/loader:1228',
+      '  throw err;',
+      '',
+      "Error: ENOENT: no such file or directory, open '/w/dist/cli-bundle/light-argv.cjs'",
+      '    at Object.openSync (node:fs:573:18) {',
+      '  errno: -2,',
+      '}',
+      '',
+      'Node.js v20.20.2',
+      '',
+    ].join('\n');
+    expect(of(crash)).toBe(
+      "Error: ENOENT: no such file or directory, open '/w/dist/cli-bundle/light-argv.cjs'",
+    );
+    expect(of('TypeError [ERR_INVALID_ARG_TYPE]: bad\nNode.js v26.1.0\n')).toBe(
+      'TypeError [ERR_INVALID_ARG_TYPE]: bad',
+    );
+    expect(of('tokencli install: cannot unpack x (tar: Error is not recoverable: exiting now)\n')).toBe(
+      'tokencli install: cannot unpack x (tar: Error is not recoverable: exiting now)',
+    );
   });
 
   test('annotations escape what GitHub reads as their end: %, CR and LF', () => {
@@ -418,7 +456,9 @@ describe('action.yml', () => {
   test('a version that is not an exact release is refused before anything is installed', () => {
     const run = runAction(action, workflowInputs({ 'tokencli-path': '', version: 'latest' }), runnerEnv());
     expect(run.status).toBe(2);
-    expect(run.log).toContain('::error::version must be an exact tokencli version');
+    expect(run.log).toContain(
+      "::error::version must be an exact tokencli version such as 0.1.0, not 'latest'",
+    );
     const semicolon = runAction(
       action,
       workflowInputs({ 'tokencli-path': '', version: '1.0.0;id' }),
