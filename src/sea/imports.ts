@@ -4,10 +4,8 @@
  * nothing can be imported from disk there, so the packages are bundled into this module, and the
  * keychain's native addon is an asset of the executable, loaded through ./native-addon.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAddon } from './native-addon.js';
+import { loadAddonAnywhere } from './native-addon.js';
 
 /** The executable's asset holding this platform's `@napi-rs/keyring` addon (scripts/release/build-sea.mjs). */
 export const KEYRING_ASSET = 'keyring.node';
@@ -26,17 +24,6 @@ interface Sea {
   getRawAsset(key: string): ArrayBuffer;
 }
 
-/**
- * Where the addon's file goes: `<cache>/native` (kept, so it is written once), or without a user
- * cache directory a private temporary one, removed when the process exits.
- */
-function addonDir(cacheRoot: string | undefined): string {
-  if (cacheRoot !== undefined) return join(cacheRoot, 'native');
-  const dir = mkdtempSync(join(tmpdir(), 'tokencli-native-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 let keyring: unknown;
 
 /** `require(id)` of a package the bundles leave external; `cacheRoot` is the launcher's user cache. */
@@ -45,7 +32,7 @@ export function seaRequire(id: string, cacheRoot: string | undefined): unknown {
     if (keyring === undefined) {
       const sea = process.getBuiltinModule('node:sea') as unknown as Sea;
       const bytes = new Uint8Array(sea.getRawAsset(KEYRING_ASSET));
-      keyring = loadAddon({ bytes, dir: addonDir(cacheRoot) });
+      keyring = loadAddonAnywhere(bytes, cacheRoot === undefined ? undefined : join(cacheRoot, 'native'));
     }
     return keyring;
   }

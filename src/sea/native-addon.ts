@@ -12,12 +12,14 @@ import {
   closeSync,
   lstatSync,
   mkdirSync,
+  mkdtempSync,
   openSync,
   readFileSync,
   renameSync,
   rmSync,
   writeSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface AddonFiles {
@@ -97,4 +99,48 @@ export function loadAddon(files: AddonFiles, dlopen: Dlopen = process.dlopen): u
   const module = { exports: {} as unknown };
   dlopen(module, path);
   return module.exports;
+}
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
+/**
+ * Loads the addon from `cacheDir` (kept there, so it is written once), or where that cannot be
+ * done — no user cache directory, one another user made or left open (a `sudo` run with the
+ * user's HOME), a file in its place, a mount that runs nothing — from a private temporary
+ * directory. That one is removed at once on POSIX, where the loaded library stays mapped without
+ * its file, so that no signal can leave it behind; Windows keeps a loaded DLL's file open, so there
+ * it goes at exit.
+ *
+ * @throws Error naming both places and why each failed.
+ */
+export function loadAddonAnywhere(
+  bytes: Uint8Array,
+  cacheDir: string | undefined,
+  dlopen: Dlopen = process.dlopen,
+): unknown {
+  let cacheFailure: unknown;
+  if (cacheDir !== undefined) {
+    try {
+      return loadAddon({ bytes, dir: cacheDir }, dlopen);
+    } catch (error) {
+      cacheFailure = error;
+    }
+  }
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'tokencli-native-'));
+    return loadAddon({ bytes, dir }, dlopen);
+  } catch (error) {
+    const cached = cacheDir === undefined ? '' : `from ${cacheDir} (${firstLine(cacheFailure)}) nor `;
+    throw new Error(
+      `cannot load the native module ${cached}from a temporary directory in ${tmpdir()} (${firstLine(error)})`,
+    );
+  } finally {
+    const made = dir;
+    if (made !== undefined) {
+      if (process.platform === 'win32')
+        process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+      else rmSync(made, { recursive: true, force: true });
+    }
+  }
 }

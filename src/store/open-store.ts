@@ -154,7 +154,7 @@ async function loadNativeStore(
     keyring = await import('@napi-rs/keyring');
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { reason: `the keyring module does not load on this platform: ${message}` };
+    return { reason: `the keyring module does not load: ${message}` };
   }
   const { KeychainStore } = await import('./keychain-store.js');
   return { store: new KeychainStore({ keyring, timeoutMs, warn }) };

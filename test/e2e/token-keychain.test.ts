@@ -4,7 +4,7 @@
  * (the cached-token fast path, src/cli/launcher/light-token.ts), with the same output and warnings the full
  * CLI gives.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
@@ -134,6 +134,28 @@ describe.skipIf(skip)(title, () => {
     // Seen now: the next keychain run leaves it alone (a rewrite renames a new file into place).
     expect(line('again:', 'light-keychain inode')).toMatch(/^\d+$/);
     expect(line('again:', 'light-keychain inode')).toBe(line('keychain:', 'light-keychain inode'));
+  });
+
+  test('a cache directory that cannot be used costs the keychain nothing, and leaves nothing in TMPDIR', async () => {
+    // The executable puts the keychain's native module under the cache directory; here that is a
+    // file, so it must go to a private temporary directory, removed at once.
+    const { env, configDir, home } = sandbox();
+    const tmp = join(home, 'tmp');
+    mkdirSync(tmp);
+    const cacheFile = join(home, 'cache-file');
+    writeFileSync(cacheFile, '');
+    const body = [
+      `${CLI_SH} token >/dev/null 2>"$HOME/err1" || echo "token failed: $(cat "$HOME/err1")" >&2`,
+      `${CLI_SH} logout >/dev/null 2>"$HOME/err2" || echo "logout failed: $(cat "$HOME/err2")" >&2`,
+      'echo "left: $(ls -A "$TMPDIR")"',
+    ].join('; ');
+    const result = await runSession(
+      { keyring: 'unlocked', body },
+      { ...env, ...tokenEnv(configDir), TOKENCLI_STORE: 'keychain', XDG_CACHE_HOME: cacheFile, TMPDIR: tmp },
+      configDir,
+    );
+    expect(result.stderr).not.toContain('failed');
+    expect(result.stdout).toContain('left: \n');
   });
 
   test('the default store falling back to the file is announced once per profile, not on every run', async () => {

@@ -15,7 +15,13 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { AddonFileError, addonFile, type Dlopen, loadAddon } from '../../src/sea/native-addon.js';
+import {
+  AddonFileError,
+  addonFile,
+  type Dlopen,
+  loadAddon,
+  loadAddonAnywhere,
+} from '../../src/sea/native-addon.js';
 import { tempDir } from '../helpers/cli.js';
 
 const bytes = new TextEncoder().encode('\x7fELF a fake addon');
@@ -85,5 +91,87 @@ describe('the executable native addon', () => {
     symlinkSync(real, dir);
     expect(() => addonFile({ bytes, dir })).toThrow(/is not a directory/);
     expect(readdirSync(real)).toEqual([]);
+  });
+});
+
+describe('the executable native addon, wherever it can be loaded', () => {
+  /** The addon's temporary directories in `tmp` (the test's own temporary directories go there too). */
+  const leftIn = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('tokencli-native-'));
+
+  /** Runs with TMPDIR set to a directory of the test's own, to see what is left in it. */
+  function withTmp<T>(run: (tmp: string) => T): T {
+    const tmp = tempDir();
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      return run(tmp);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  }
+
+  test('from the cache directory when it can be used, kept there', () => {
+    withTmp((tmp) => {
+      const dir = join(tempDir(), 'native');
+      const loaded: string[] = [];
+      expect(loadAddonAnywhere(bytes, dir, fakeDlopen(loaded))).toEqual({ contents: '\x7fELF a fake addon' });
+      expect(loaded).toEqual([join(dir, `${hash}.node`)]);
+      expect(leftIn(tmp)).toEqual([]);
+    });
+  });
+
+  test.runIf(posix)(
+    'a cache directory that cannot be used (open to others, a file, refusing to load) costs a temporary one, removed at once',
+    () => {
+      withTmp((tmp) => {
+        const open = join(tempDir(), 'native');
+        mkdirSync(open);
+        chmodSync(open, 0o755);
+        const file = join(tempDir(), 'a-file');
+        writeFileSync(file, '');
+        const loaded: string[] = [];
+        for (const dir of [open, join(file, 'native')]) {
+          expect(loadAddonAnywhere(bytes, dir, fakeDlopen(loaded))).toEqual({
+            contents: '\x7fELF a fake addon',
+          });
+          expect(loaded.at(-1)).toMatch(new RegExp(`^${tmp}/tokencli-native-\\w+/${hash}\\.node$`));
+        }
+        expect(readdirSync(open)).toEqual([]);
+        // A mount that runs nothing: the file is written, dlopen refuses it.
+        const noexec = join(tempDir(), 'native');
+        const refusing: Dlopen = (addon, filename) => {
+          if (filename.startsWith(noexec))
+            throw new Error(`${filename}: failed to map segment from shared object`);
+          fakeDlopen(loaded)(addon, filename);
+        };
+        expect(loadAddonAnywhere(bytes, noexec, refusing)).toEqual({ contents: '\x7fELF a fake addon' });
+        expect(leftIn(tmp)).toEqual([]);
+      });
+    },
+  );
+
+  test('without a cache directory, a temporary one, left behind by no run', () => {
+    withTmp((tmp) => {
+      const loaded: string[] = [];
+      expect(loadAddonAnywhere(bytes, undefined, fakeDlopen(loaded))).toEqual({
+        contents: '\x7fELF a fake addon',
+      });
+      expect(loaded).toHaveLength(1);
+      if (posix) expect(leftIn(tmp)).toEqual([]);
+    });
+  });
+
+  test('where neither place works, the error names both and why', () => {
+    withTmp((tmp) => {
+      const dir = join(tempDir(), 'native');
+      const failing: Dlopen = () => {
+        throw new Error('cannot open shared object file: Permission denied');
+      };
+      expect(() => loadAddonAnywhere(bytes, dir, failing)).toThrow(
+        `cannot load the native module from ${dir} (cannot open shared object file: Permission denied) nor from a temporary directory in ${tmp} (cannot open shared object file: Permission denied)`,
+      );
+      if (posix) expect(leftIn(tmp)).toEqual([]);
+    });
   });
 });
