@@ -101,6 +101,31 @@ const lazyRequire = (function lazyRequire(used) {
   });
 });
 
+/** This user, the owner cached code must have (POSIX; Windows has no such owner or modes to check). */
+const ownUid = process.platform === 'win32' ? undefined : process.getuid();
+
+/** Whether a file or directory is this user's and no one else may write it. */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const ownedAlone = (function ownedAlone(stat) {
+  return ownUid === undefined || (stat.uid === ownUid && (stat.mode & 0o022) === 0);
+});
+
+/**
+ * A code cache file's bytes, when this user wrote it and no one else can have: V8 runs the
+ * bytecode in it after checking only its own version and flags and the source's length, so a
+ * file another user wrote or could rewrite (an XDG_CACHE_HOME open to others) would be code run
+ * with the user's secrets at hand. Read through one descriptor, so the file checked is the file read.
+ */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const readOwnCacheFile = (function readOwnCacheFile(path) {
+  const fd = fs.openSync(path, 'r');
+  try {
+    return ownedAlone(fs.fstatSync(fd)) ? fs.readFileSync(fd) : undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+});
+
 /**
  * A cache file is this line, the builtins its runs used (the paths it has seen), then V8's data.
  * V8's cache holds the functions compiled when it was made, so one made by a run that read a
@@ -193,7 +218,10 @@ const loadLight = (function loadLight(name, plainRequire = false) {
   try {
     // Asked first: in a home with none yet (every run of the executable in a CI job), a failed read
     // would cost an exception with its stack, more than the question.
-    if (cacheFile && fs.existsSync(cacheFile)) cached = parseCacheFile(fs.readFileSync(cacheFile));
+    if (cacheFile && fs.existsSync(cacheFile)) {
+      const bytes = readOwnCacheFile(cacheFile);
+      if (bytes) cached = parseCacheFile(bytes);
+    }
   } catch {
     // Gone meanwhile, or unreadable: compiled without.
   }
@@ -300,7 +328,10 @@ const launch = (async function launch() {
           // Private like ours: node makes its own directories inside world-readable.
           const dir = join(cacheRoot, 'compile-cache');
           fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-          enableCompileCache(dir);
+          // Node runs what it finds there: only from a directory of this user's that no one else
+          // may write (the code cache files' rule, above).
+          const stat = fs.lstatSync(dir);
+          if (stat.isDirectory() && ownedAlone(stat)) enableCompileCache(dir);
         } catch {
           // A cache that cannot be made only costs speed.
         }

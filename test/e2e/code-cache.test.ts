@@ -3,8 +3,10 @@
  * directory, private, named after each bundle's build, rewritten when V8 refuses it, never under
  * TMPDIR, and never a reason for a run to fail or to print anything.
  */
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
+  chownSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -195,6 +197,60 @@ describe('the light bundles’ code cache', () => {
       expect(readdirSync(compileCache).length).toBeGreaterThan(0);
     } else {
       expect(existsSync(compileCache)).toBe(false);
+    }
+
+    // One that others may write is not used: node would run what it finds there.
+    const open = cacheHome();
+    const openCache = join(open.dir, '..', '..', 'compile-cache');
+    mkdirSync(openCache, { recursive: true });
+    chmodSync(openCache, 0o777);
+    const openRun = await runCli(['--help'], {
+      env: { ...open.env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
+    });
+    expect(openRun.code).toBe(0);
+    expect(readdirSync(openCache)).toEqual([]);
+  });
+
+  test('a cache file another user wrote, or could rewrite, is never run', async () => {
+    const { env, dir } = cacheHome();
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `light-argv-${buildOf('light-argv')}`);
+    // A cache V8 accepts for the real light-argv (same length), of a source printing another version.
+    const forge = () => {
+      const source = readFileSync(join(BUNDLES, 'light-argv.cjs'), 'utf8');
+      const forged = source.replace(
+        `var VERSION = "${VERSION}";`,
+        `var VERSION = "${'X'.repeat(VERSION.length)}";`,
+      );
+      expect(forged).not.toBe(source);
+      const script = [
+        "const vm = require('node:vm');",
+        'const [source] = process.argv.slice(1);',
+        "const s = new vm.Script('(function (exports, require, module, __import) {' + source + '\\n})');",
+        "process.stdout.write(Buffer.concat([Buffer.from('tokencli code cache 1:\\n'), s.createCachedData()]).toString('base64'));",
+      ].join('\n');
+      const data = execFileSync(process.execPath, ['-e', script, forged], { encoding: 'utf8' });
+      writeFileSync(file, Buffer.from(data, 'base64'), { mode: 0o600 });
+    };
+    const forgedVersion = `${'X'.repeat(VERSION.length)}\n`;
+    // The control: the forged file, private and the user's own, is run (only this user could write it).
+    forge();
+    expect((await runCli(['--version'], { env })).stdout).toBe(forgedVersion);
+    // Writable by others: not read, and made again by this run.
+    forge();
+    chmodSync(file, 0o666);
+    expect(await runCli(['--version'], { env })).toMatchObject({
+      code: 0,
+      stdout: `${VERSION}\n`,
+      stderr: '',
+    });
+    expect(mode(file)).toBe(0o600);
+    expect((await runCli(['--version'], { env })).stdout).toBe(`${VERSION}\n`);
+    // Another user's (only root can make one here).
+    if (process.getuid?.() === 0) {
+      forge();
+      chownSync(file, 65534, 65534);
+      expect((await runCli(['--version'], { env })).stdout).toBe(`${VERSION}\n`);
     }
   });
 
