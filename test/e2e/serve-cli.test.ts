@@ -3,13 +3,24 @@
  * credentials, the request log, configuration errors, and shutdown.
  */
 
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { VERSION } from '../../src/version.js';
-import { BINARY, runCli, serviceConfigFile, startServe, tempDir } from '../helpers/cli.js';
+import {
+  BIN,
+  BINARY,
+  CLI,
+  cleanEnv,
+  runCli,
+  serviceConfigFile,
+  startServe,
+  tempDir,
+  tryItLines,
+} from '../helpers/cli.js';
 import { clientCredentials, DEMO, rawRequest, tokenInfo } from '../server/helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -198,6 +209,34 @@ describe('tokencli serve', () => {
       expect(isAbsolute(file)).toBe(true);
       expect(file).toBe(join(ROOT, 'docs', 'serve.md'));
       expect(readFileSync(file, 'utf8')).toMatch(/^## Configuration$/m);
+    }
+  });
+
+  test('started in a directory removed under the shell, it runs and names tokencli by its full path', async () => {
+    const gone = join(tempDir(), 'gone');
+    mkdirSync(gone);
+    const child = spawn(
+      '/bin/sh',
+      ['-c', 'cd "$1" && rmdir "$1" && shift && exec "$@" serve --port 0', 'sh', gone, ...CLI],
+      {
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const exited = once(child, 'exit');
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    try {
+      await expect
+        .poll(() => tryItLines(stderr).length === 3 && tryItLines(stderr)[2] !== '', { timeout: 10_000 })
+        .toBe(true);
+      expect(stderr).not.toContain('internal error');
+      for (const line of tryItLines(stderr)) expect(line).toContain(BINARY ?? `node ${BIN}`);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
     }
   });
 

@@ -14,8 +14,8 @@ export interface InvocationSource {
   argv: readonly string[];
   /** process.env */
   env: Readonly<Record<string, string | undefined>>;
-  /** process.cwd() */
-  cwd: string;
+  /** process.cwd(), or undefined when the working directory is gone (removed under the shell). */
+  cwd: string | undefined;
   /** process.execPath when this process is the single executable, else undefined. */
   executable?: string | undefined;
 }
@@ -77,7 +77,8 @@ function commandWord(value: string): string {
 }
 
 /** `file` relative to `cwd` when inside it (as the user probably typed it), else undefined. */
-function insideHere(cwd: string, file: string): string | undefined {
+function insideHere(cwd: string | undefined, file: string): string | undefined {
+  if (cwd === undefined) return undefined;
   const fromHere = relative(cwd, file);
   return fromHere !== '' && !fromHere.startsWith(`..${sep}`) && !isAbsolute(fromHere) ? fromHere : undefined;
 }
@@ -92,11 +93,15 @@ function executableInvocation(
   executable: string,
   typed: string | undefined,
   env: InvocationSource['env'],
-  cwd: string,
+  cwd: string | undefined,
 ): string {
   if (typed !== undefined && typed !== '') {
+    // A relative path typed in a working directory that is gone reaches nothing now.
+    const path = isAbsolute(typed) ? typed : cwd === undefined ? undefined : resolve(cwd, typed);
     const found =
-      basename(typed) === typed ? onPath(typed, executable, env) : sameFile(resolve(cwd, typed), executable);
+      basename(typed) === typed
+        ? onPath(typed, executable, env)
+        : path !== undefined && sameFile(path, executable);
     if (found) return commandWord(typed);
   }
   const name = basename(executable);

@@ -111,7 +111,7 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     const cli = invocation({
       argv: process.argv,
       env: process.env,
-      cwd: process.cwd(),
+      cwd: workingDirectory(),
       executable: runningAsExecutable() ? process.execPath : undefined,
     });
     // Before the demo lines: the SSO command, printed once its key exists, continues the try-it list.
@@ -168,5 +168,14 @@ export async function run(options: ServeOptions, ctx: CommandContext): Promise<v
     process.off('exit', requestLog.flush);
     process.off('exit', removeKeyNow);
     await keyFile?.remove();
+  }
+}
+
+/** process.cwd(), or undefined where the directory was removed (node throws ENOENT then). */
+function workingDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
   }
 }

@@ -134,3 +134,20 @@ test('the single executable typed by a path holding `=` is quoted: first on a li
   expect(typed('./dist=linux/tokencli')).toBe(`'./dist=linux/tokencli'`);
   expect(typed('tokencli', { PATH: odd })).toBe('tokencli');
 });
+
+test('a working directory that is gone: the script and the executable by their full paths', () => {
+  expect(invocation({ argv: ['node', '/repo/bin/tokencli.js'], env: {}, cwd: undefined })).toBe(
+    'node /repo/bin/tokencli.js',
+  );
+  const dir = tempDir();
+  dirs.push(dir);
+  const executable = join(dir, 'tokencli');
+  writeFileSync(executable, '', { mode: 0o755 });
+  // Typed as ./tokencli in the directory since removed: named by the path that still reaches it.
+  expect(invocation({ argv: [executable, './tokencli'], env: {}, cwd: undefined, executable })).toBe(
+    executable,
+  );
+  expect(invocation({ argv: [executable, executable], env: {}, cwd: undefined, executable })).toBe(
+    executable,
+  );
+});
