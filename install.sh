@@ -6,7 +6,8 @@
 # or download it, read it, then `sh install.sh`. It picks the archive for this OS and CPU,
 # downloads it and SHA256SUMS (curl, or wget), checks the archive's SHA-256 against its line in
 # SHA256SUMS BEFORE anything is unpacked, and puts `tokencli` into the install directory once it
-# has run there (`--version`: an executable this system cannot start replaces nothing). On any
+# has run there (`--version`: an executable this system cannot start replaces nothing), and its man
+# page beside (<dir>/../share/man/man1, for a <dir> named bin). On any
 # failure it says why in one line, exits non-zero, and leaves nothing behind.
 #
 # Settings (environment):
@@ -166,6 +167,19 @@ main() {
   staged=
 
   echo "tokencli $version installed: $target"
+  # The man page, when the install directory is a .../bin: into .../share/man/man1, where man finds
+  # it through PATH alone (man-db and macOS's man look in each PATH entry's ../share/man). Left
+  # out, saying nothing, where it cannot be put: tokencli is installed either way.
+  case $install_dir in
+    */bin)
+      man_dir=${install_dir%/bin}/share/man/man1
+      if [ "$os" != win ] &&
+        (cd "$tmp/unpacked" && tar -xzf "../$archive" tokencli.1) 2>/dev/null &&
+        mkdir -p "$man_dir" 2>/dev/null && cp "$tmp/unpacked/tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
+        echo "man page: $man_dir/tokencli.1"
+      fi
+      ;;
+  esac
   found=$(command -v "$program" 2>/dev/null || true)
   if [ -n "$found" ] && [ "$found" -ef "$target" ]; then
     echo "$install_dir is on your PATH: run tokencli --help"

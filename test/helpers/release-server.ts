@@ -107,7 +107,8 @@ export const THIS_PLATFORM = `${process.platform === 'win32' ? 'win' : process.p
 
 /**
  * A release directory holding `tokencli-<version>-<platform>.tar.gz` whose `tokencli` is a shell
- * script printing `fake tokencli <version>` for `--version` (or `program`), and its SHA256SUMS.
+ * script printing `fake tokencli <version>` for `--version` (or `program`), a man page, and its
+ * SHA256SUMS.
  */
 export function fakeRelease(
   version: string,
@@ -117,9 +118,10 @@ export function fakeRelease(
   const stage = tempDir('tokencli-fake-stage-');
   writeFileSync(join(stage, 'tokencli'), program, { mode: 0o755 });
   writeFileSync(join(stage, 'LICENSE'), 'MIT\n');
+  writeFileSync(join(stage, 'tokencli.1'), `.TH TOKENCLI 1 "" "${version}"\n`);
   const dir = tempDir('tokencli-fake-release-');
   const archive = `tokencli-${version}-${platform}.tar.gz`;
-  execFileSync('tar', ['-czf', join(dir, archive), '-C', stage, 'tokencli', 'LICENSE']);
+  execFileSync('tar', ['-czf', join(dir, archive), '-C', stage, 'tokencli', 'LICENSE', 'tokencli.1']);
   writeSums(dir);
   return { dir, archive };
 }

@@ -83,6 +83,10 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect(run.stdout).toContain(`tokencli ${version} installed: ${bin}\n`);
       expect(run.stdout).toContain(`${run.installDir} is not on your PATH`);
       expect(readdirSync(run.installDir)).toEqual(['tokencli']);
+      // The man page beside bin/, where man finds it through PATH.
+      const manPage = join(run.installDir, '..', 'share', 'man', 'man1', 'tokencli.1');
+      expect(run.stdout).toContain(`man page: ${manPage}\n`);
+      expect(readFileSync(manPage, 'utf8')).toBe(readFileSync(join(root, 'man', 'tokencli.1'), 'utf8'));
       expect(run.leftInTmp).toEqual([]);
       const ran = spawnSync(bin, ['--version'], { env: { PATH: '/nonexistent' }, encoding: 'utf8' });
       expect(ran.stdout).toBe(`${version}\n`);
@@ -227,6 +231,30 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(tilde.status, tilde.stderr).toBe(0);
     expect(existsSync(join(home, 'bin', 'tokencli'))).toBe(true);
     expect(tilde.stdout).toContain(`installed: ${join(home, 'bin', 'tokencli')}\n`);
+  });
+
+  test('the man page goes beside a bin directory only, and its failing to go costs nothing', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const home = tempDir('tokencli-install-home-');
+    const notBin = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: join(home, 'tools'),
+    });
+    expect(notBin.status, notBin.stderr).toBe(0);
+    expect(notBin.stdout).not.toContain('man page');
+    expect(readdirSync(home)).toEqual(['tools']);
+    // share/ is a file: no man page, tokencli installed all the same.
+    const blocked = tempDir('tokencli-install-home-');
+    writeFileSync(join(blocked, 'share'), '');
+    const run = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: join(blocked, 'bin'),
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).not.toContain('man page');
+    expect(existsSync(join(blocked, 'bin', 'tokencli'))).toBe(true);
   });
 
   test('a directory where tokencli would go is refused', async () => {
