@@ -43,6 +43,11 @@ expected_sum() {
   awk -v name="$1" '($2 == name || $2 == "*" name) && $1 ~ /^[0-9a-fA-F]+$/ && length($1) == 64 { print tolower($1) }' "$2"
 }
 
+# Removes the directories this run made for tokencli, when it installed nothing in them.
+unmake() {
+  printf '%s' "${made:-}" | while IFS= read -r dir; do rmdir "$dir" 2>/dev/null || break; done
+}
+
 main() {
   version=${TOKENCLI_VERSION:-$RELEASED_VERSION}
   # The release's tag is v<version>; the tag is taken too.
@@ -119,8 +124,8 @@ main() {
 
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
     fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
-  staged=
-  trap 'rm -rf "$tmp"; [ -z "$staged" ] || rm -f "$staged"' EXIT
+  staged= made=
+  trap 'rm -rf "$tmp"; [ -z "$staged" ] || rm -f "$staged"; unmake' EXIT
   trap 'exit 129' HUP
   trap 'exit 130' INT
   trap 'exit 143' TERM
@@ -149,6 +154,14 @@ main() {
   run "cannot unpack $archive" unpack
   [ -f "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
 
+  # The directories mkdir -p is about to make, deepest first: removed again (when still empty) if
+  # nothing gets installed.
+  dir=$install_dir
+  while [ -n "$dir" ] && [ ! -e "$dir" ] && [ ! -L "$dir" ]; do
+    made="$made$dir
+"
+    case $dir in */*) dir=${dir%/*} ;; *) break ;; esac
+  done
   run "cannot create $install_dir" mkdir -p "$install_dir"
   # Said by its absolute path: a relative one is no advice for PATH.
   install_dir=$(cd "$install_dir" && pwd) || fail "cannot enter $install_dir"
@@ -161,10 +174,23 @@ main() {
   run "cannot write to $install_dir" cp "$tmp/unpacked/$program" "$staged"
   run "cannot install $target" chmod 755 "$staged"
   # Run once before it replaces anything: an executable this system cannot start (musl instead of
-  # glibc, a glibc older than 2.28) is refused rather than installed.
-  run "the $os-$arch tokencli does not run on this system (it needs glibc 2.28 or later on Linux); see the README for installing with npm; nothing installed" "$staged" --version
+  # glibc, a glibc older than 2.28, a shared library missing) is refused rather than installed.
+  if ! complaint=$("$staged" --version 2>&1 >/dev/null); then
+    complaint=$(printf '%s\n' "$complaint" | awk 'NF { print; exit }')
+    case $complaint in
+      *"error while loading shared libraries: "*)
+        library=${complaint#*error while loading shared libraries: }
+        library=${library%%:*}
+        case $library in
+          libatomic.so.*) library="$library (Debian, Ubuntu: apt-get install libatomic1; Fedora, RHEL: dnf install libatomic)" ;;
+        esac
+        fail "the $os-$arch tokencli needs $library, which this system lacks; nothing installed"
+        ;;
+    esac
+    fail "the $os-$arch tokencli does not run on this system (on Linux it needs glibc 2.28 or later); nothing installed${complaint:+ ($complaint)}"
+  fi
   run "cannot install $target" mv -f "$staged" "$target"
-  staged=
+  staged= made=
 
   echo "tokencli $version installed: $target"
   # The man page, when the install directory is a .../bin: into .../share/man/man1, where man finds

@@ -206,6 +206,20 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.leftInTmp).toEqual([]);
   });
 
+  test('an executable missing a shared library is refused, naming the library and its package', async () => {
+    // What Node 26's executable says where libatomic is not installed (a slim container image).
+    const { dir } = fakeRelease(
+      '9.8.7',
+      THIS_PLATFORM,
+      '#!/bin/sh\necho "$0: error while loading shared libraries: libatomic.so.1: cannot open shared object file: No such file or directory" >&2\nexit 127\n',
+    );
+    const server = await serve(dir);
+    expectRefused(
+      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
+      /^tokencli install: the [a-z]+-[a-z0-9]+ tokencli needs libatomic\.so\.1 \(Debian, Ubuntu: apt-get install libatomic1; Fedora, RHEL: dnf install libatomic\), which this system lacks; nothing installed$/m,
+    );
+  });
+
   test('a relative or ~ install directory is installed to and named by its full path', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
