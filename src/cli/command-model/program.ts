@@ -54,7 +54,8 @@ const GLOBAL_FLAGS: readonly FlagDef[] = [
   {
     long: '--ca-file',
     value: '<file>',
-    description: 'extra CA certificates (PEM) to trust besides the system ones',
+    description:
+      "extra CA certificates (PEM) to trust besides node's bundled roots (Mozilla's, not the system store)",
     clientOnly: true,
   },
   {
