@@ -28,6 +28,11 @@ fail() {
   exit 1
 }
 
+# A line on stdout, as it is: dash's echo would read a backslash in a path as an escape.
+say() {
+  printf '%s\n' "$*"
+}
+
 # Runs a command; if it fails, fails with WHY and the first line of the command's own complaint
 # that is not blank, so that the refusal stays one line.
 run() {
@@ -45,7 +50,7 @@ expected_sum() {
 
 # Removes the directories this run made for tokencli, when it installed nothing in them.
 unmake() {
-  printf '%s' "${made:-}" | while IFS= read -r dir; do rmdir "$dir" 2>/dev/null || break; done
+  printf '%s' "${made:-}" | while IFS= read -r dir; do rmdir -- "$dir" 2>/dev/null || break; done
 }
 
 main() {
@@ -103,7 +108,8 @@ main() {
     fail "no SHA-256 tool to verify the download (sha256sum, shasum or openssl)"
   fi
   if command -v curl >/dev/null 2>&1; then
-    download() { curl -fsSL --proto '=https,http' -o "$2" "$1"; }
+    # Given up on a connection not made in 30 s, or a transfer stalled (under a byte a second) for 30.
+    download() { curl -fsSL --proto '=https,http' --connect-timeout 30 -y 30 -Y 1 -o "$2" "$1"; }
   elif command -v wget >/dev/null 2>&1; then
     case $(wget --version 2>/dev/null || true) in
       # Two tries, not GNU wget's twenty, each given up after 30 s without data; -nv keeps the
@@ -116,7 +122,22 @@ main() {
           return 1
         }
         ;;
-      *) download() { wget -q -O "$2" "$1"; } ;;
+      # busybox's wget, which checks no TLS certificate where it has no openssl to hand the
+      # connection to, and says so: a download from whoever answered, SHA256SUMS too, is refused.
+      *)
+        download() {
+          if wget -q -O "$2" "$1" 2>"$tmp/wget.log"; then status=0; else status=$?; fi
+          case $(cat "$tmp/wget.log") in
+            *"validation not implemented"*)
+              echo "this wget cannot verify the server's TLS certificate; install curl" >&2
+              return 1
+              ;;
+          esac
+          [ "$status" = 0 ] && return 0
+          awk 'NF { print; exit }' "$tmp/wget.log" >&2
+          return 1
+        }
+        ;;
     esac
   else
     fail "neither curl nor wget is installed to download tokencli"
@@ -146,10 +167,15 @@ main() {
   mkdir "$tmp/unpacked"
   # Unpacked from inside the directory: GNU tar reads escapes in -C's path (a TMPDIR with a
   # backslash).
+  # The man page in the same pass (it lies after the executable in the archive); an archive
+  # without one is unpacked again for the executable alone.
   if [ "$os" = win ]; then
-    unpack() { (cd "$tmp/unpacked" && unzip -q "../$archive" "$program"); }
+    unpack() { (CDPATH='' cd -- "$tmp/unpacked" && unzip -q "../$archive" "$program"); }
   else
-    unpack() { (cd "$tmp/unpacked" && tar -xzf "../$archive" "$program"); }
+    unpack() {
+      (CDPATH='' cd -- "$tmp/unpacked" && { tar -xzf "../$archive" "$program" tokencli.1 2>/dev/null ||
+        tar -xzf "../$archive" "$program"; })
+    }
   fi
   run "cannot unpack $archive" unpack
   [ -f "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
@@ -162,9 +188,10 @@ main() {
 "
     case $dir in */*) dir=${dir%/*} ;; *) break ;; esac
   done
-  run "cannot create $install_dir" mkdir -p "$install_dir"
-  # Said by its absolute path: a relative one is no advice for PATH.
-  install_dir=$(cd "$install_dir" && pwd) || fail "cannot enter $install_dir"
+  run "cannot create $install_dir" mkdir -p -- "$install_dir"
+  # Said by its absolute path: a relative one is no advice for PATH. (No CDPATH: cd would search it
+  # for a relative name and print where it went.)
+  install_dir=$(CDPATH='' cd -- "$install_dir" && pwd) || fail "cannot enter $install_dir"
   target=$install_dir/$program
   [ ! -d "$target" ] || fail "$target is a directory; nothing installed"
   # Copied beside the target, then renamed over it: a running tokencli is never half-written. The
@@ -186,33 +213,39 @@ main() {
         esac
         fail "the $os-$arch tokencli needs $library, which this system lacks; nothing installed"
         ;;
+      *"Permission denied")
+        fail "$install_dir does not let programs run (a noexec mount?); nothing installed ($complaint)"
+        ;;
     esac
     fail "the $os-$arch tokencli does not run on this system (on Linux it needs glibc 2.28 or later); nothing installed${complaint:+ ($complaint)}"
   fi
   run "cannot install $target" mv -f "$staged" "$target"
   staged= made=
 
-  echo "tokencli $version installed: $target"
-  # The man page, when the install directory is a .../bin: into .../share/man/man1, where man finds
-  # it through PATH alone (man-db and macOS's man look in each PATH entry's ../share/man). Left
-  # out, saying nothing, where it cannot be put: tokencli is installed either way.
-  case $install_dir in
-    */bin)
-      man_dir=${install_dir%/bin}/share/man/man1
-      if [ "$os" != win ] &&
-        (cd "$tmp/unpacked" && tar -xzf "../$archive" tokencli.1) 2>/dev/null &&
-        mkdir -p "$man_dir" 2>/dev/null && cp "$tmp/unpacked/tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
-        echo "man page: $man_dir/tokencli.1"
-      fi
-      ;;
-  esac
+  say "tokencli $version installed: $target"
+  # The man page, when the install directory is a <prefix>/bin and <prefix>/share exists: into
+  # <prefix>/share/man/man1, where man finds it through PATH alone (man-db and macOS's man look in
+  # each PATH entry's ../share/man). Copied aside and renamed over the name, so that a link there
+  # (an npm install's page) is replaced, not written through. Left out, saying nothing, where it
+  # cannot be put: tokencli is installed either way.
+  prefix=${install_dir%/bin}
+  if [ "$os" != win ] && [ "$prefix" != "$install_dir" ] && [ -n "$prefix" ] && [ -d "$prefix/share" ] &&
+    [ -f "$tmp/unpacked/tokencli.1" ]; then
+    man_dir=$prefix/share/man/man1
+    if mkdir -p -- "$man_dir" 2>/dev/null && cp "$tmp/unpacked/tokencli.1" "$man_dir/.$$.tokencli.1" 2>/dev/null &&
+      mv -f "$man_dir/.$$.tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
+      say "man page: $man_dir/tokencli.1"
+    else
+      rm -f "$man_dir/.$$.tokencli.1"
+    fi
+  fi
   found=$(command -v "$program" 2>/dev/null || true)
   if [ -n "$found" ] && [ "$found" -ef "$target" ]; then
-    echo "$install_dir is on your PATH: run tokencli --help"
+    say "$install_dir is on your PATH: run tokencli --help"
   elif [ -n "$found" ]; then
-    echo "another tokencli comes first on your PATH ($found); run $target, or put $install_dir before it"
+    say "another tokencli comes first on your PATH ($found); run $target, or put $install_dir before it"
   else
-    echo "$install_dir is not on your PATH; add it in your shell's profile, e.g. export PATH=\"$install_dir:\$PATH\""
+    say "$install_dir is not on your PATH; add it in your shell's profile, e.g. export PATH=\"$install_dir:\$PATH\""
   fi
 }
 

@@ -6,7 +6,16 @@
  * release/ (`npm run build:release`, which CI runs); the other cases build a small fake release.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
@@ -77,7 +86,14 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     { timeout: 120_000 },
     async () => {
       const server = await serve(join(root, 'release'));
-      const run = install(server.url, { TOKENCLI_VERSION: version });
+      // A prefix with a share/ (as ~/.local has), where the man page goes.
+      const prefix = tempDir('tokencli-install-home-');
+      mkdirSync(join(prefix, 'share'));
+      const run = install(server.url, {
+        TOKENCLI_VERSION: version,
+        TOKENCLI_INSTALL_DIR: join(prefix, 'bin'),
+      });
+      run.installDir = join(prefix, 'bin');
       expect(run.status, run.stderr).toBe(0);
       const bin = join(run.installDir, 'tokencli');
       expect(run.stdout).toContain(`tokencli ${version} installed: ${bin}\n`);
@@ -247,17 +263,24 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(tilde.stdout).toContain(`installed: ${join(home, 'bin', 'tokencli')}\n`);
   });
 
-  test('the man page goes beside a bin directory only, and its failing to go costs nothing', async () => {
+  test('the man page goes into <prefix>/share beside <prefix>/bin only, replaces a link, and failing costs nothing', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
+    const manPage = (prefix: string) => join(prefix, 'share', 'man', 'man1', 'tokencli.1');
+    // Not a .../bin, or no share/ there: no man page, and no directory made for one.
     const home = tempDir('tokencli-install-home-');
     const notBin = install(server.url, {
       TOKENCLI_VERSION: '9.8.7',
       TOKENCLI_INSTALL_DIR: join(home, 'tools'),
     });
     expect(notBin.status, notBin.stderr).toBe(0);
-    expect(notBin.stdout).not.toContain('man page');
-    expect(readdirSync(home)).toEqual(['tools']);
+    const noShare = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: join(home, 'bin'),
+    });
+    expect(noShare.status, noShare.stderr).toBe(0);
+    expect(notBin.stdout + noShare.stdout).not.toContain('man page');
+    expect(readdirSync(home).sort()).toEqual(['bin', 'tools']);
     // share/ is a file: no man page, tokencli installed all the same.
     const blocked = tempDir('tokencli-install-home-');
     writeFileSync(join(blocked, 'share'), '');
@@ -269,7 +292,88 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.stderr).toBe('');
     expect(run.stdout).not.toContain('man page');
     expect(existsSync(join(blocked, 'bin', 'tokencli'))).toBe(true);
+    // A link at the man page's name (an npm install's page): replaced, the file it named untouched.
+    const linked = tempDir('tokencli-install-home-');
+    mkdirSync(join(linked, 'share', 'man', 'man1'), { recursive: true });
+    const npmPage = join(linked, 'npm-page.1');
+    writeFileSync(npmPage, 'npm page\n');
+    symlinkSync(npmPage, manPage(linked));
+    const replaced = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: join(linked, 'bin'),
+    });
+    expect(replaced.stdout).toContain(`man page: ${manPage(linked)}\n`);
+    expect(lstatSync(manPage(linked)).isFile()).toBe(true);
+    expect(readFileSync(manPage(linked), 'utf8')).toBe('.TH TOKENCLI 1 "" "9.8.7"\n');
+    expect(readFileSync(npmPage, 'utf8')).toBe('npm page\n');
+    expect(readdirSync(join(linked, 'share', 'man', 'man1'))).toEqual(['tokencli.1']);
   });
+
+  test('paths are said as they are (a backslash too), and CDPATH does not move a relative install directory', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const home = tempDir('tokencli-install-home-');
+    const odd = join(home, 'x\\tdir\\cbin');
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: odd });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(odd, 'tokencli')}\n`);
+    expect(run.stdout).toContain(`${odd} is not on your PATH`);
+    const elsewhere = tempDir('tokencli-cdpath-');
+    mkdirSync(join(elsewhere, 'rel'));
+    const relative = spawnSync('sh', [script], {
+      cwd: home,
+      env: cleanEnv({
+        TOKENCLI_DOWNLOAD_URL: server.url,
+        TOKENCLI_VERSION: '9.8.7',
+        TOKENCLI_INSTALL_DIR: 'rel',
+        CDPATH: elsewhere,
+      }),
+      encoding: 'utf8',
+    });
+    expect(relative.status, relative.stderr).toBe(0);
+    expect(relative.stdout).toContain(`installed: ${join(home, 'rel', 'tokencli')}\n`);
+    expect(readdirSync(join(elsewhere, 'rel'))).toEqual([]);
+  });
+
+  test('an install directory that runs no program (noexec) is said to be one', async () => {
+    // What a shell says when exec is refused on a noexec mount.
+    const { dir } = fakeRelease(
+      '9.8.7',
+      THIS_PLATFORM,
+      '#!/bin/sh\necho "sh: 1: $0: Permission denied" >&2\nexit 126\n',
+    );
+    const server = await serve(dir);
+    expectRefused(
+      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
+      /^tokencli install: \S+ does not let programs run \(a noexec mount\?\); nothing installed \(.*Permission denied\)$/m,
+    );
+  });
+
+  test.runIf(process.platform === 'linux')(
+    "a wget that checks no TLS certificate (busybox's without openssl) is refused",
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      // busybox's wget as it behaves without openssl: it downloads, and says it verified nothing.
+      const bin = pathWith([...INSTALL_TOOLS, 'sha256sum']);
+      const realCurl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
+      writeFileSync(
+        join(bin, 'wget'),
+        [
+          '#!/bin/sh',
+          '[ "$1" = --version ] && { echo "BusyBox v1.35.0 multi-call binary." >&2; exit 1; }',
+          'echo "wget: note: TLS certificate validation not implemented" >&2',
+          `exec ${realCurl} -fsS -o "$3" "$4"`,
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      expectRefused(
+        install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }),
+        /cannot download \S+\/SHA256SUMS \(this wget cannot verify the server's TLS certificate; install curl\)$/m,
+      );
+    },
+  );
 
   test('a directory where tokencli would go is refused', async () => {
     const { dir } = fakeRelease('9.8.7');
