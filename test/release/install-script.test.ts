@@ -222,20 +222,6 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.leftInTmp).toEqual([]);
   });
 
-  test('an executable missing a shared library is refused, naming the library and its package', async () => {
-    // What Node 26's executable says where libatomic is not installed (a slim container image).
-    const { dir } = fakeRelease(
-      '9.8.7',
-      THIS_PLATFORM,
-      '#!/bin/sh\necho "$0: error while loading shared libraries: libatomic.so.1: cannot open shared object file: No such file or directory" >&2\nexit 127\n',
-    );
-    const server = await serve(dir);
-    expectRefused(
-      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
-      /^tokencli install: the [a-z]+-[a-z0-9]+ tokencli needs libatomic\.so\.1 \(Debian, Ubuntu: apt-get install libatomic1; Fedora, RHEL: dnf install libatomic\), which this system lacks; nothing installed$/m,
-    );
-  });
-
   test('a relative or ~ install directory is installed to and named by its full path', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
@@ -335,18 +321,23 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(readdirSync(join(elsewhere, 'rel'))).toEqual([]);
   });
 
-  test('an install directory that runs no program (noexec) is said to be one', async () => {
-    // What a shell says when exec is refused on a noexec mount.
-    const { dir } = fakeRelease(
-      '9.8.7',
-      THIS_PLATFORM,
-      '#!/bin/sh\necho "sh: 1: $0: Permission denied" >&2\nexit 126\n',
-    );
-    const server = await serve(dir);
-    expectRefused(
-      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
+  test.each([
+    [
+      // What Node 26's executable says where libatomic is not installed (a slim container image).
+      'a missing shared library, named with its package',
+      'echo "$0: error while loading shared libraries: libatomic.so.1: cannot open shared object file: No such file or directory" >&2\nexit 127',
+      /^tokencli install: the [a-z]+-[a-z0-9]+ tokencli needs libatomic\.so\.1 \(Debian, Ubuntu: apt-get install libatomic1; Fedora, RHEL: dnf install libatomic\), which this system lacks; nothing installed$/m,
+    ],
+    [
+      // What a shell says when exec is refused on a noexec mount.
+      'an install directory that runs no program (noexec)',
+      'echo "sh: 1: $0: Permission denied" >&2\nexit 126',
       /^tokencli install: \S+ does not let programs run \(a noexec mount\?\); nothing installed \(.*Permission denied\)$/m,
-    );
+    ],
+  ])('an executable that cannot start is refused, saying why: %s', async (_, body, message) => {
+    const { dir } = fakeRelease('9.8.7', THIS_PLATFORM, `#!/bin/sh\n${body}\n`);
+    const server = await serve(dir);
+    expectRefused(install(server.url, { TOKENCLI_VERSION: '9.8.7' }), message);
   });
 
   test.runIf(process.platform === 'linux')(
