@@ -33,13 +33,18 @@ say() {
   printf '%s\n' "$*"
 }
 
+# The first line of its input that is not blank: a tool's complaint kept to one line of ours.
+first_line() {
+  awk 'NF { print; exit }'
+}
+
 # Runs a command; if it fails, fails with WHY and the first line of the command's own complaint
 # that is not blank, so that the refusal stays one line.
 run() {
   why=$1
   shift
   complaint=$("$@" 2>&1 >/dev/null) && return 0
-  complaint=$(printf '%s\n' "$complaint" | awk 'NF { print; exit }')
+  complaint=$(printf '%s\n' "$complaint" | first_line)
   fail "$why${complaint:+ ($complaint)}"
 }
 
@@ -134,7 +139,7 @@ main() {
               ;;
           esac
           [ "$status" = 0 ] && return 0
-          awk 'NF { print; exit }' "$tmp/wget.log" >&2
+          first_line <"$tmp/wget.log" >&2
           return 1
         }
         ;;
@@ -203,7 +208,7 @@ main() {
   # Run once before it replaces anything: an executable this system cannot start (musl instead of
   # glibc, a glibc older than 2.28, a shared library missing) is refused rather than installed.
   if ! complaint=$("$staged" --version 2>&1 >/dev/null); then
-    complaint=$(printf '%s\n' "$complaint" | awk 'NF { print; exit }')
+    complaint=$(printf '%s\n' "$complaint" | first_line)
     case $complaint in
       *"error while loading shared libraries: "*)
         library=${complaint#*error while loading shared libraries: }

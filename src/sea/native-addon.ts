@@ -5,7 +5,8 @@
  * (a directory not ours or open to others, a symbolic link, other bytes) is never loaded: it is
  * replaced when we own the directory, refused otherwise.
  *
- * Only node builtins, so the executable's bundle carries it without the rest of the CLI.
+ * Only node builtins and a text helper, so the executable's bundle carries it without the rest of
+ * the CLI.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
@@ -21,6 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { errorLine } from '../text/error-line.js';
 
 export interface AddonFiles {
   /** The addon's bytes (the executable's asset). */
@@ -101,8 +103,6 @@ export function loadAddon(files: AddonFiles, dlopen: Dlopen = process.dlopen): u
   return module.exports;
 }
 
-const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
-
 /**
  * Loads the addon from `cacheDir` (kept there, so it is written once), or where that cannot be
  * done — no user cache directory, one another user made or left open (a `sudo` run with the
@@ -131,9 +131,9 @@ export function loadAddonAnywhere(
     dir = mkdtempSync(join(tmpdir(), 'tokencli-native-'));
     return loadAddon({ bytes, dir }, dlopen);
   } catch (error) {
-    const cached = cacheDir === undefined ? '' : `from ${cacheDir} (${firstLine(cacheFailure)}) nor `;
+    const cached = cacheDir === undefined ? '' : `from ${cacheDir} (${errorLine(cacheFailure)}) nor `;
     throw new Error(
-      `cannot load the native module ${cached}from a temporary directory in ${tmpdir()} (${firstLine(error)})`,
+      `cannot load the native module ${cached}from a temporary directory in ${tmpdir()} (${errorLine(error)})`,
     );
   } finally {
     const made = dir;

@@ -11,6 +11,7 @@
  */
 import { join } from 'node:path';
 import { InputError, TokencliError } from '../errors.js';
+import { errorLine } from '../text/error-line.js';
 import type { TokensLookup } from './dbus-read-keychain-store.js';
 import { FileStore } from './file-store.js';
 import type { KeychainStore, KeyringModule } from './keychain-store.js';
@@ -153,8 +154,7 @@ async function loadNativeStore(
   try {
     keyring = await import('@napi-rs/keyring');
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return { reason: `the keyring module does not load: ${message}` };
+    return { reason: `the keyring module does not load: ${errorLine(error)}` };
   }
   const { KeychainStore } = await import('./keychain-store.js');
   return { store: new KeychainStore({ keyring, timeoutMs, warn }) };
