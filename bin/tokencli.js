@@ -294,52 +294,50 @@ const launch = (async function launch() {
     });
   }
   const plan = loadLight('light-argv').lightPlan(args);
+  // A light answer (dist/cli-bundle/<plan.module>.cjs): an exit code, or false to decline.
+  let code = false;
   if (plan?.kind === 'version') {
-    let written = false;
     try {
       // Straight to the descriptor: building process.stdout costs more than the rest of this run.
       fs.writeSync(1, `${plan.version}\n`);
-      written = true;
+      code = 0;
     } catch {
-      process.stdout.write(`${plan.version}\n`);
+      // A pipe closed early, a full disk, a non-blocking descriptor: declined, so the full CLI's
+      // output (src/cli/input/io.ts) meets it as it meets any command's.
     }
-    saveCodeCaches();
-    // Nothing is pending after a write straight to the descriptor: leaving now skips node's
-    // teardown of the environment, a millisecond or two of a run this short.
-    if (written) process.exit(0);
+  } else if (plan) {
+    code = await loadLight(plan.module).answer(plan);
+  }
+  // A cache holds the functions its run compiled, and is kept as long as V8 accepts it: one of an
+  // answer that declined after its first steps would leave the rest of every answer uncached.
+  saveCodeCaches(code === false);
+  if (code !== false) {
+    // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, as is
+    // the version's write anywhere, so nothing is pending: leaving now skips tearing down the
+    // keychain's native D-Bus client, which costs tens of milliseconds after the work is done
+    // (bench/keychain.mjs), and node's teardown of the environment.
+    if (process.platform === 'linux' || plan.kind === 'version') process.exit(code);
+    process.exitCode = code;
   } else {
-    // A light answer (dist/cli-bundle/<plan.module>.cjs): an exit code, or false to decline.
-    const code = plan ? await loadLight(plan.module).answer(plan) : false;
-    // A cache holds the functions its run compiled, and is kept as long as V8 accepts it: one of an
-    // answer that declined after its first steps would leave the rest of every answer uncached.
-    saveCodeCaches(code === false);
-    if (code !== false) {
-      // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, so
-      // nothing is pending: leaving now skips tearing down the keychain's native D-Bus client,
-      // which costs tens of milliseconds after the work is done (bench/keychain.mjs).
-      if (process.platform === 'linux') process.exit(code);
-      process.exitCode = code;
-    } else {
-      // Node ≥ 22 keeps the full CLI's compiled modules in its own compile cache, beside ours
-      // (the executable's full CLI is one of ours).
-      const { enableCompileCache } = process.getBuiltinModule('node:module');
-      if (enableCompileCache && cacheRoot && !sea) {
-        try {
-          // Private like ours: node makes its own directories inside world-readable.
-          const dir = join(cacheRoot, 'compile-cache');
-          fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-          // Node runs what it finds there: only from a directory of this user's that no one else
-          // may write (the code cache files' rule, above).
-          const stat = fs.lstatSync(dir);
-          if (stat.isDirectory() && ownedAlone(stat)) enableCompileCache(dir);
-        } catch {
-          // A cache that cannot be made only costs speed.
-        }
+    // Node ≥ 22 keeps the full CLI's compiled modules in its own compile cache, beside ours
+    // (the executable's full CLI is one of ours).
+    const { enableCompileCache } = process.getBuiltinModule('node:module');
+    if (enableCompileCache && cacheRoot && !sea) {
+      try {
+        // Private like ours: node makes its own directories inside world-readable.
+        const dir = join(cacheRoot, 'compile-cache');
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        // Node runs what it finds there: only from a directory of this user's that no one else
+        // may write (the code cache files' rule, above).
+        const stat = fs.lstatSync(dir);
+        if (stat.isDirectory() && ownedAlone(stat)) enableCompileCache(dir);
+      } catch {
+        // A cache that cannot be made only costs speed.
       }
-      const { main } = sea ? loadLight('main', true) : await import('../dist/cli-bundle/main.js');
-      process.exitCode = await main(args);
-      saveCodeCaches();
     }
+    const { main } = sea ? loadLight('main', true) : await import('../dist/cli-bundle/main.js');
+    process.exitCode = await main(args);
+    saveCodeCaches();
   }
 });
 

@@ -4,6 +4,7 @@
  */
 import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { TokencliError } from '../../errors.js';
 
 /** What commands need of an output stream. */
 export interface Output {
@@ -53,15 +54,26 @@ function stdoutWriter(onError: (error: NodeJS.ErrnoException) => void): Output {
 
 export function processIO(): IO {
   // `tokencli … | head` closes the pipe early; that is the reader's choice, not an error.
-  const onError = (error: NodeJS.ErrnoException) => {
+  const onError = (error: NodeJS.ErrnoException | TokencliError) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   };
+  // A full disk or a failing device is no bug of tokencli's: said as what it is (exit 1), without
+  // the "report it" hint of an internal error.
+  const onStdoutError = (error: NodeJS.ErrnoException) =>
+    onError(
+      error.code === 'EPIPE'
+        ? error
+        : new TokencliError(`cannot write to standard output: ${error.message}`, {
+            code: 'internal',
+            cause: error,
+          }),
+    );
   let stderrReady = false;
   // stdin and stderr are created lazily by node; most runs of `tokencli token` touch neither,
   // so they are looked at only when a command asks (start-up is benchmarked).
   return {
-    stdout: stdoutWriter(onError),
+    stdout: stdoutWriter(onStdoutError),
     get stderr() {
       if (!stderrReady) {
         stderrReady = true;
