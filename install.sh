@@ -14,7 +14,8 @@
 #   TOKENCLI_VERSION       the release to install (default: the one this script came with)
 #   TOKENCLI_INSTALL_DIR   where `tokencli` goes (default: ~/.local/bin)
 #   TOKENCLI_DOWNLOAD_URL  the base URL of the release's files (default: its GitHub release), for
-#                          a mirror
+#                          a mirror: https://, or http:// only on this machine (127.0.0.1,
+#                          localhost, [::1]); the file names are appended to it
 #
 # Everything runs from `main` on the last line, so that a script cut short on its way through a
 # pipe defines functions and does nothing.
@@ -48,9 +49,47 @@ run() {
   fail "$why${complaint:+ ($complaint)}"
 }
 
-# The archive's SHA-256 line in SHA256SUMS: "<64 hex digits>  <name>" (or " *<name>"), exactly one.
+# The archive's SHA-256 in SHA256SUMS, from its lines "<64 hex digits>  <name>" (or " *<name>"),
+# as sha256sum -c reads them (a line may end in CR): each different one, so more than one line
+# means a list that contradicts itself.
 expected_sum() {
-  awk -v name="$1" '($2 == name || $2 == "*" name) && $1 ~ /^[0-9a-fA-F]+$/ && length($1) == 64 { print tolower($1) }' "$2"
+  awk -v name="$1" '{ sub(/\r$/, "") }
+    NF == 2 && ($2 == name || $2 == "*" name) && $1 ~ /^[0-9a-fA-F]+$/ && length($1) == 64 && !seen[tolower($1)]++ { print tolower($1) }' "$2"
+}
+
+# Whether SHA256SUMS holds a single checksum line at all: a mirror that answers every path with a
+# page of its own is not a release.
+any_sum() {
+  awk '{ sub(/\r$/, "") } NF == 2 && $1 ~ /^[0-9a-fA-F]+$/ && length($1) == 64 { found = 1; exit } END { exit !found }' "$1"
+}
+
+# A URL as it may be shown: without a user:password@ part, which would end up in a CI log.
+shown() {
+  printf '%s' "$1" | sed 's|^\([A-Za-z][A-Za-z0-9+.-]*://\)[^/@]*@|\1|'
+}
+
+# Whether URL (http://…) names this machine: 127.0.0.0/8, localhost or [::1], any port (the CLI's
+# rule for a base URL, docs/contract.md §2.1).
+on_loopback() {
+  host=${1#*://}
+  host=${host%%[/?#]*}
+  host=${host##*@}
+  case $host in
+    \[*) host=${host%%]*}] ;;
+    *) host=${host%%:*} ;;
+  esac
+  host=$(printf '%s' "$host" | tr 'A-Z' 'a-z')
+  case $host in
+    localhost | "[::1]") return 0 ;;
+    "" | *[!0-9.]* | *..* | .* | *.) return 1 ;;
+  esac
+  # Four numbers, the first 127 (only digits and dots are left: nothing to glob).
+  saved_ifs=$IFS
+  IFS=.
+  # shellcheck disable=SC2086
+  set -- $host
+  IFS=$saved_ifs
+  [ "$#" = 4 ] && [ "$1" = 127 ]
 }
 
 # Removes the directories this run made for tokencli, when it installed nothing in them.
@@ -59,6 +98,9 @@ unmake() {
 }
 
 main() {
+  # Nothing this script makes may be writable by others, whatever umask it was started with (000
+  # in some containers): they could replace the tokencli that holds the user's secrets.
+  umask "$(printf '%o' $(($(umask) | 18)))"
   version=${TOKENCLI_VERSION:-$RELEASED_VERSION}
   # The release's tag is v<version>; the tag is taken too.
   case $version in v[0-9]*) version=${version#v} ;; esac
@@ -81,6 +123,22 @@ main() {
   esac
   base_url=${TOKENCLI_DOWNLOAD_URL:-https://github.com/tokencli/tokencli/releases/download/v$version}
   base_url=${base_url%/}
+  case $base_url in
+    # A backslash: tools disagree on where the host of http://a\@b ends.
+    *[?#\\]*) fail "TOKENCLI_DOWNLOAD_URL is the base the release's file names are appended to: no ?query, #fragment or backslash ($(shown "$base_url"))" ;;
+  esac
+  # Over plain http, SHA256SUMS and the archive could both be changed on the way, and the checksum
+  # would prove nothing: only on this machine (a test server, a local mirror).
+  scheme=$(printf '%s' "${base_url%%://*}" | tr 'A-Z' 'a-z')
+  case $scheme in
+    https) protocols='=https' ;;
+    http)
+      on_loopback "$base_url" ||
+        fail "TOKENCLI_DOWNLOAD_URL: plain http:// is refused for a host other than this machine, as the files could be changed on the way; use https://"
+      protocols='=http,https'
+      ;;
+    *) fail "TOKENCLI_DOWNLOAD_URL must be an https:// URL, not $(shown "$base_url")" ;;
+  esac
 
   os=$(uname -s)
   case $os in
@@ -114,50 +172,68 @@ main() {
   fi
   if command -v curl >/dev/null 2>&1; then
     # Given up on a connection not made in 30 s, or a transfer stalled (under a byte a second) for 30.
-    download() { curl -fsSL --proto '=https,http' --connect-timeout 30 -y 30 -Y 1 -o "$2" "$1"; }
+    # A redirect keeps to the protocols the base URL allows: never from https to plain http.
+    download() {
+      curl -fsSL --proto "$protocols" --proto-redir "$protocols" --connect-timeout 30 -y 30 -Y 1 -o "$2" "$1"
+    }
   elif command -v wget >/dev/null 2>&1; then
     case $(wget --version 2>/dev/null || true) in
       # Two tries, not GNU wget's twenty, each given up after 30 s without data; -nv keeps the
       # reason of a failure, which -q would drop (busybox's wget says it anyway).
       *"GNU Wget"*)
         download() {
-          wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log" && return 0
-          # Its reason is its last line, after a timestamp: "… ERROR 404: Not Found."
-          awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" >&2
-          return 1
+          if ! wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log"; then
+            # Its reason is its last line, after a timestamp: "… ERROR 404: Not Found."
+            awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" >&2
+            return 1
+          fi
+          # Its line "… URL:<where the file came from> …" tells a redirect to plain http.
+          ! downgraded 'URL: *http:' "$tmp/wget.log"
         }
         ;;
       # busybox's wget, which checks no TLS certificate where it has no openssl to hand the
       # connection to, and says so: a download from whoever answered, SHA256SUMS too, is refused.
       *)
+        # -S: the answers' headers, whose Location tells a redirect to plain http.
         download() {
-          if wget -q -O "$2" "$1" 2>"$tmp/wget.log"; then status=0; else status=$?; fi
+          if wget -q -S -O "$2" "$1" 2>"$tmp/wget.log"; then status=0; else status=$?; fi
           case $(cat "$tmp/wget.log") in
             *"validation not implemented"*)
               echo "this wget cannot verify the server's TLS certificate; install curl" >&2
               return 1
               ;;
           esac
-          [ "$status" = 0 ] && return 0
-          first_line <"$tmp/wget.log" >&2
+          if [ "$status" = 0 ]; then
+            ! downgraded '^ *location: *http:' "$tmp/wget.log"
+            return
+          fi
+          # Its own complaint, after the headers it was asked for.
+          { grep '^wget: ' "$tmp/wget.log" || cat "$tmp/wget.log"; } | first_line >&2
           return 1
         }
         ;;
     esac
+    # wget follows a redirect from https to plain http, which curl is told not to: refused once
+    # it is seen in its log (PATTERN), before the file is used.
+    downgraded() {
+      [ "$scheme" = https ] && grep -qi "$1" "$2" && echo "the download was redirected to plain http://, which is refused" >&2
+    }
   else
     fail "neither curl nor wget is installed to download tokencli"
   fi
 
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
     fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
-  staged= made=
-  trap 'rm -rf "$tmp"; [ -z "$staged" ] || rm -f "$staged"; unmake' EXIT
+  stage= man_stage= made=
+  trap 'rm -rf "$tmp"; [ -z "$stage" ] || rm -rf "$stage"; [ -z "$man_stage" ] || rm -rf "$man_stage"; unmake' EXIT
   trap 'exit 129' HUP
   trap 'exit 130' INT
   trap 'exit 143' TERM
   trap 'exit 141' PIPE
 
-  run "cannot download $base_url/SHA256SUMS" download "$base_url/SHA256SUMS" "$tmp/SHA256SUMS"
+  run "cannot download $(shown "$base_url")/SHA256SUMS" download "$base_url/SHA256SUMS" "$tmp/SHA256SUMS"
+  any_sum "$tmp/SHA256SUMS" ||
+    fail "$(shown "$base_url")/SHA256SUMS is no list of checksums: is TOKENCLI_DOWNLOAD_URL the base of a release's files?"
   # Looked up before the archive is downloaded: a platform with no release stops here.
   expected=$(expected_sum "$archive" "$tmp/SHA256SUMS")
   case $expected in
@@ -165,7 +241,7 @@ main() {
     *"
 "*) fail "SHA256SUMS has more than one checksum for $archive; nothing installed" ;;
   esac
-  run "cannot download $base_url/$archive" download "$base_url/$archive" "$tmp/$archive"
+  run "cannot download $(shown "$base_url")/$archive" download "$base_url/$archive" "$tmp/$archive"
   actual=$(sha256 "$tmp/$archive" | tr 'A-F' 'a-f')
   [ "$actual" = "$expected" ] || fail "checksum mismatch for $archive (expected $expected, got $actual); nothing installed"
 
@@ -183,7 +259,8 @@ main() {
     }
   fi
   run "cannot unpack $archive" unpack
-  [ -f "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
+  # A regular file, not a link to one elsewhere on this system.
+  [ -f "$tmp/unpacked/$program" ] && [ ! -L "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
 
   # The directories mkdir -p is about to make, deepest first: removed again (when still empty) if
   # nothing gets installed.
@@ -200,15 +277,18 @@ main() {
   target=$install_dir/$program
   [ ! -d "$target" ] || fail "$target is a directory; nothing installed"
   # Copied beside the target, then renamed over it: a running tokencli is never half-written. The
-  # copy keeps the program's name at its end (Windows runs only a name ending in .exe) and is
-  # removed on the way out unless the rename took it.
-  staged="$install_dir/.$$.$program"
+  # copy goes into a directory of this run's own (mktemp: a name nobody could have made or linked
+  # in advance, where the install directory is shared), keeps the program's name (Windows runs
+  # only a name ending in .exe), and is removed on the way out unless the rename took it.
+  stage=$(mktemp -d "$install_dir/.tokencli.XXXXXX" 2>"$tmp/mktemp.log") ||
+    fail "cannot write to $install_dir ($(first_line <"$tmp/mktemp.log"))"
+  staged=$stage/$program
   run "cannot write to $install_dir" cp "$tmp/unpacked/$program" "$staged"
   run "cannot install $target" chmod 755 "$staged"
   # Run once before it replaces anything: an executable this system cannot start (musl instead of
   # glibc, a glibc older than 2.28, a shared library missing) is refused rather than installed.
-  if ! complaint=$("$staged" --version 2>&1 >/dev/null); then
-    complaint=$(printf '%s\n' "$complaint" | first_line)
+  if ! ran=$("$staged" --version 2>"$tmp/version.log"); then
+    complaint=$(first_line <"$tmp/version.log")
     case $complaint in
       *"error while loading shared libraries: "*)
         library=${complaint#*error while loading shared libraries: }
@@ -224,25 +304,34 @@ main() {
     esac
     fail "the $os-$arch tokencli does not run on this system (on Linux it needs glibc 2.28 or later); nothing installed${complaint:+ ($complaint)}"
   fi
+  # The version asked for, not whatever the archive holds (a mirror's older release).
+  [ "$ran" = "$version" ] || fail "the tokencli in $archive is not version $version; nothing installed"
   run "cannot install $target" mv -f "$staged" "$target"
-  staged= made=
+  rmdir "$stage" 2>/dev/null || true
+  stage= made=
 
   say "tokencli $version installed: $target"
-  # The man page, when the install directory is a <prefix>/bin and <prefix>/share exists: into
-  # <prefix>/share/man/man1, where man finds it through PATH alone (man-db and macOS's man look in
-  # each PATH entry's ../share/man). Copied aside and renamed over the name, so that a link there
-  # (an npm install's page) is replaced, not written through. Left out, saying nothing, where it
-  # cannot be put: tokencli is installed either way.
+  # The man page, when the install directory is a <prefix>/bin: into <prefix>/share/man/man1, where
+  # man finds it through PATH alone (man-db and macOS's man look in each PATH entry's
+  # ../share/man). <prefix>/share must exist, but for the default ~/.local/bin: a fresh home has no
+  # ~/.local/share yet. Copied aside and renamed over the name, so that a link there (an npm
+  # install's page) is replaced, not written through. Where it cannot be put, it says so:
+  # tokencli is installed either way.
   prefix=${install_dir%/bin}
-  if [ "$os" != win ] && [ "$prefix" != "$install_dir" ] && [ -n "$prefix" ] && [ -d "$prefix/share" ] &&
-    [ -f "$tmp/unpacked/tokencli.1" ]; then
+  if [ "$os" != win ] && [ "$prefix" != "$install_dir" ] && [ -n "$prefix" ] &&
+    [ -f "$tmp/unpacked/tokencli.1" ] && [ ! -L "$tmp/unpacked/tokencli.1" ]; then
     man_dir=$prefix/share/man/man1
-    if mkdir -p -- "$man_dir" 2>/dev/null && cp "$tmp/unpacked/tokencli.1" "$man_dir/.$$.tokencli.1" 2>/dev/null &&
-      mv -f "$man_dir/.$$.tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
+    if [ ! -d "$prefix/share" ] && ! { [ -n "${HOME:-}" ] && [ "$prefix" -ef "$HOME/.local" ]; }; then
+      say "no man page installed: $prefix/share is not a directory (the page is tokencli.1 in $archive)"
+    elif mkdir -p -- "$man_dir" 2>/dev/null && man_stage=$(mktemp -d "$man_dir/.tokencli.XXXXXX" 2>/dev/null) &&
+      cp "$tmp/unpacked/tokencli.1" "$man_stage/tokencli.1" 2>/dev/null && chmod 644 "$man_stage/tokencli.1" &&
+      mv -f "$man_stage/tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
       say "man page: $man_dir/tokencli.1"
     else
-      rm -f "$man_dir/.$$.tokencli.1"
+      say "no man page installed: $man_dir cannot be written (the page is tokencli.1 in $archive)"
     fi
+    rm -rf "$man_stage"
+    man_stage=
   fi
   found=$(command -v "$program" 2>/dev/null || true)
   if [ -n "$found" ] && [ "$found" -ef "$target" ]; then

@@ -38,19 +38,52 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.stdin.resume().on('end', () => process.exit(0));
 `;
 
-/** Serves the files directly in `dir` (no listing, no subdirectories); anything else is a 404. */
-export async function serveRelease(dir: string): Promise<ReleaseServer> {
+/**
+ * An HTTPS server (the key and certificate files given) over the release files of `dir` for the
+ * redirect tests: `/files/<name>` serves the file; `/secure/<name>` redirects there (https to
+ * https, as GitHub's release downloads do); `/plain/<name>` redirects to `plainUrl/<name>` (https
+ * to plain http).
+ */
+const REDIRECT_SERVER = `
+const { appendFileSync, readFileSync } = require('node:fs');
+const [dir, log, key, cert, plainUrl] = process.argv.slice(1);
+const server = require('node:https').createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+  const path = new URL(req.url ?? '/', 'https://x').pathname;
+  appendFileSync(log, JSON.stringify({ path, userAgent: req.headers['user-agent'] ?? '' }) + '\\n');
+  const [, kind, name] = /^\\/(files|secure|plain)\\/([A-Za-z0-9._-]+)$/.exec(path) ?? [];
+  if (kind === 'secure') res.writeHead(302, { location: '/files/' + name }).end();
+  else if (kind === 'plain') res.writeHead(302, { location: plainUrl + '/' + name }).end();
+  else if (kind === 'files') {
+    try {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(readFileSync(require('node:path').join(dir, name)));
+    } catch {
+      res.writeHead(404).end('not found\\n');
+    }
+  } else res.writeHead(404).end('not found\\n');
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.stdin.resume().on('end', () => process.exit(0));
+`;
+
+/** Runs a server script (above) with node in its own process, and gives its URL once it listens. */
+async function serverProcess(
+  script: string,
+  args: string[],
+  scheme: 'http' | 'https',
+): Promise<ReleaseServer> {
   const log = join(tempDir('tokencli-release-server-'), 'requests.jsonl');
   writeFileSync(log, '');
   // Its stdin stays open while it should run: it exits when the test's process does.
-  const child = spawn(process.execPath, ['-e', SERVER, dir, log], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script, ...args.slice(0, 1), log, ...args.slice(1)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const port = await new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the release server exited with ${code}`)));
     createInterface({ input: child.stdout }).once('line', resolve);
   });
   child.removeAllListeners('exit');
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     requests: () =>
       readFileSync(log, 'utf8')
         .split('\n')
@@ -62,6 +95,20 @@ export async function serveRelease(dir: string): Promise<ReleaseServer> {
         child.stdin.end();
       }),
   };
+}
+
+/** Serves the files directly in `dir` (no listing, no subdirectories); anything else is a 404. */
+export function serveRelease(dir: string): Promise<ReleaseServer> {
+  return serverProcess(SERVER, [dir], 'http');
+}
+
+/** {@link REDIRECT_SERVER} over `dir`, with the TLS key and certificate in these files. */
+export function serveRedirects(
+  dir: string,
+  tls: { keyFile: string; certFile: string },
+  plainUrl: string,
+): Promise<ReleaseServer> {
+  return serverProcess(REDIRECT_SERVER, [dir, tls.keyFile, tls.certFile, plainUrl], 'https');
 }
 
 /** What install.sh runs, besides a downloader and a SHA-256 tool. */
@@ -81,6 +128,8 @@ export const INSTALL_TOOLS = [
   'tar',
   'gzip',
   'cat',
+  'grep',
+  'rmdir',
 ];
 
 /** A PATH of only these tools (symbolic links to the machine's), to take curl or sha256sum away. */
@@ -107,13 +156,13 @@ export const THIS_PLATFORM = `${process.platform === 'win32' ? 'win' : process.p
 
 /**
  * A release directory holding `tokencli-<version>-<platform>.tar.gz` whose `tokencli` is a shell
- * script printing `fake tokencli <version>` for `--version` (or `program`), a man page, and its
- * SHA256SUMS.
+ * script printing `<version>` for `--version` as the real one does (or `program`), a man page, and
+ * its SHA256SUMS.
  */
 export function fakeRelease(
   version: string,
   platform = THIS_PLATFORM,
-  program = `#!/bin/sh\necho "fake tokencli ${version}"\n`,
+  program = `#!/bin/sh\necho "${version}"\n`,
 ): { dir: string; archive: string } {
   const stage = tempDir('tokencli-fake-stage-');
   writeFileSync(join(stage, 'tokencli'), program, { mode: 0o755 });

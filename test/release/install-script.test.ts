@@ -13,18 +13,22 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
+import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
 import {
   fakeRelease,
   INSTALL_TOOLS,
   pathWith,
   type ReleaseServer,
+  serveRedirects,
   serveRelease,
+  sha256File,
   THIS_PLATFORM,
   writeSums,
 } from '../helpers/release-server.js';
@@ -44,6 +48,25 @@ async function serve(dir: string): Promise<ReleaseServer> {
   const server = await serveRelease(dir);
   servers.push(server);
   return server;
+}
+
+/** A release whose archive holds `members` (a string is a file's text, `{ link }` a symbolic link). */
+function releaseOf(version: string, members: Record<string, string | { link: string }>): string {
+  const stage = tempDir('tokencli-fake-stage-');
+  for (const [name, member] of Object.entries(members)) {
+    if (typeof member === 'string') writeFileSync(join(stage, name), member, { mode: 0o755 });
+    else symlinkSync(member.link, join(stage, name));
+  }
+  const dir = tempDir('tokencli-fake-release-');
+  spawnSync('tar', [
+    '-czf',
+    join(dir, `tokencli-${version}-${THIS_PLATFORM}.tar.gz`),
+    '-C',
+    stage,
+    ...Object.keys(members),
+  ]);
+  writeSums(dir);
+  return dir;
 }
 
 interface Install {
@@ -125,7 +148,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(`${installDir} is on your PATH`);
     expect(spawnSync(join(installDir, 'tokencli'), ['--version'], { encoding: 'utf8' }).stdout).toBe(
-      'fake tokencli 9.8.7\n',
+      '9.8.7\n',
     );
   });
 
@@ -253,20 +276,31 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
     const manPage = (prefix: string) => join(prefix, 'share', 'man', 'man1', 'tokencli.1');
-    // Not a .../bin, or no share/ there: no man page, and no directory made for one.
+    // Not a .../bin: no man page, and no word of one. No share/ there: said, and nothing made.
     const home = tempDir('tokencli-install-home-');
     const notBin = install(server.url, {
       TOKENCLI_VERSION: '9.8.7',
       TOKENCLI_INSTALL_DIR: join(home, 'tools'),
     });
     expect(notBin.status, notBin.stderr).toBe(0);
+    expect(notBin.stdout).not.toContain('man page');
     const noShare = install(server.url, {
       TOKENCLI_VERSION: '9.8.7',
       TOKENCLI_INSTALL_DIR: join(home, 'bin'),
     });
     expect(noShare.status, noShare.stderr).toBe(0);
-    expect(notBin.stdout + noShare.stdout).not.toContain('man page');
+    expect(noShare.stdout).toContain(
+      `no man page installed: ${join(home, 'share')} is not a directory (the page is tokencli.1 in tokencli-9.8.7-${THIS_PLATFORM}.tar.gz)\n`,
+    );
     expect(readdirSync(home).sort()).toEqual(['bin', 'tools']);
+    // The default ~/.local/bin of a fresh home: ~/.local/share is made for the page.
+    const fresh = tempDir('tokencli-install-home-');
+    const byDefault = spawnSync('sh', [script], {
+      env: cleanEnv({ TOKENCLI_DOWNLOAD_URL: server.url, TOKENCLI_VERSION: '9.8.7', HOME: fresh }),
+      encoding: 'utf8',
+    });
+    expect(byDefault.status, byDefault.stderr).toBe(0);
+    expect(byDefault.stdout).toContain(`man page: ${manPage(join(fresh, '.local'))}\n`);
     // share/ is a file: no man page, tokencli installed all the same.
     const blocked = tempDir('tokencli-install-home-');
     writeFileSync(join(blocked, 'share'), '');
@@ -276,8 +310,20 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toBe('');
-    expect(run.stdout).not.toContain('man page');
+    expect(run.stdout).toContain('no man page installed');
     expect(existsSync(join(blocked, 'bin', 'tokencli'))).toBe(true);
+    // share/man/man1 cannot be made (man is a file): said, tokencli installed all the same.
+    const unwritable = tempDir('tokencli-install-home-');
+    mkdirSync(join(unwritable, 'share'));
+    writeFileSync(join(unwritable, 'share', 'man'), '');
+    const refused = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: join(unwritable, 'bin'),
+    });
+    expect(refused.status, refused.stderr).toBe(0);
+    expect(refused.stdout).toContain(
+      `no man page installed: ${join(unwritable, 'share', 'man', 'man1')} cannot be written`,
+    );
     // A link at the man page's name (an npm install's page): replaced, the file it named untouched.
     const linked = tempDir('tokencli-install-home-');
     mkdirSync(join(linked, 'share', 'man', 'man1'), { recursive: true });
@@ -502,6 +548,196 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       /TOKENCLI_VERSION must be an exact version/,
     );
   });
+
+  test.each([
+    [
+      'plain http to another machine',
+      'http://192.0.2.1:8080/mirror',
+      /TOKENCLI_DOWNLOAD_URL: plain http:\/\/ is refused for a host other than this machine/,
+    ],
+    ['a loopback address as user name', 'http://127.0.0.1@192.0.2.1/mirror', /plain http:\/\/ is refused/],
+    ['a loopback-looking host name', 'http://127.0.0.1.example.com/mirror', /plain http:\/\/ is refused/],
+    [
+      'another scheme',
+      'ftp://127.0.0.1/mirror',
+      /TOKENCLI_DOWNLOAD_URL must be an https:\/\/ URL, not ftp:\/\/127\.0\.0\.1\/mirror$/m,
+    ],
+    [
+      'a query',
+      'https://mirror.example.com/r?sig=1',
+      /is the base the release's file names are appended to: no \?query, #fragment or backslash/,
+    ],
+    ['a backslash', 'http://192.0.2.1\\@127.0.0.1/mirror', /no \?query, #fragment or backslash/],
+  ])(
+    'a download URL that would not be checked is refused before anything is downloaded: %s',
+    (_, url, message) => {
+      expectRefused(install(url, { TOKENCLI_VERSION: '9.8.7' }), message);
+    },
+  );
+
+  test('the password of a mirror URL is never printed', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const port = new URL(server.url).port;
+    const run = install(`http://someone:s3cret@127.0.0.1:${port}/nowhere`, { TOKENCLI_VERSION: '9.8.7' });
+    expectRefused(run, new RegExp(`cannot download http://127\\.0\\.0\\.1:${port}/nowhere/SHA256SUMS \\(`));
+    expect(run.stderr).not.toContain('s3cret');
+  });
+
+  test.skipIf(opensslMissing !== undefined || process.platform !== 'linux')(
+    'a redirect from https to plain http is refused, by curl and by wget; https to https is followed',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const plain = await serve(dir);
+      const tls = selfSignedCertificate('/CN=127.0.0.1', ['-addext', 'subjectAltName=IP:127.0.0.1']);
+      const secure = await serveRedirects(dir, tls, plain.url);
+      servers.push(secure);
+      // Each downloader trusts the test's certificate.
+      const wgetrc = join(tls.dir, 'wgetrc');
+      writeFileSync(wgetrc, `ca_certificate = ${tls.certFile}\n`);
+      const downloaders = {
+        curl: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'curl']), CURL_CA_BUNDLE: tls.certFile },
+        wget: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']), WGETRC: wgetrc },
+      };
+      for (const [name, env] of Object.entries(downloaders)) {
+        const followed = install(`${secure.url}/secure`, { TOKENCLI_VERSION: '9.8.7', ...env });
+        expect(followed.status, `${name}: ${followed.stderr}`).toBe(0);
+        expectRefused(
+          install(`${secure.url}/plain`, { TOKENCLI_VERSION: '9.8.7', ...env }),
+          name === 'curl'
+            ? /cannot download https:\S+\/plain\/SHA256SUMS \(curl: \(1\) .*http/
+            : /cannot download https:\S+\/plain\/SHA256SUMS \(the download was redirected to plain http:\/\/, which is refused\)$/m,
+        );
+      }
+    },
+  );
+
+  test.each([
+    ['lines ending in CR LF', (sum: string, archive: string) => `${sum}  ${archive}\r\n`, true],
+    [
+      'the same line twice',
+      (sum: string, archive: string) => `${sum}  ${archive}\n${sum}  ${archive}\n`,
+      true,
+    ],
+    [
+      'binary mode and upper case',
+      (sum: string, archive: string) => `${sum.toUpperCase()} *${archive}\n`,
+      true,
+    ],
+    [
+      "a longer name that begins with the archive's",
+      (sum: string, archive: string) => `${sum}  ${archive} (old)\n${sum}  other.tgz\n`,
+      false,
+    ],
+  ])('SHA256SUMS is read as sha256sum -c reads it: %s', async (_, line, accepted) => {
+    const { dir, archive } = fakeRelease('9.8.7');
+    writeFileSync(join(dir, 'SHA256SUMS'), line(sha256File(join(dir, archive)), archive));
+    const server = await serve(dir);
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7' });
+    if (accepted) expect(run.status, run.stderr).toBe(0);
+    else expectRefused(run, /SHA256SUMS has no checksum for/);
+  });
+
+  test("a SHA256SUMS that is no list of checksums (a mirror's page) is said to be one", async () => {
+    const { dir } = fakeRelease('9.8.7');
+    writeFileSync(join(dir, 'SHA256SUMS'), '<!doctype html>\n<title>Index of /</title>\n');
+    const server = await serve(dir);
+    expectRefused(
+      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
+      /\/SHA256SUMS is no list of checksums: is TOKENCLI_DOWNLOAD_URL the base of a release's files\?$/m,
+    );
+  });
+
+  test('an archive whose tokencli or man page is a link elsewhere installs neither through it', async () => {
+    const secret = join(tempDir('tokencli-victim-'), 'secret.txt');
+    writeFileSync(secret, 'secret\n', { mode: 0o600 });
+    const linked = releaseOf('9.8.7', { tokencli: { link: '/bin/sh' } });
+    expectRefused(
+      install((await serve(linked)).url, { TOKENCLI_VERSION: '9.8.7' }),
+      new RegExp(`tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz holds no tokencli$`, 'm'),
+    );
+    const manLinked = releaseOf('9.8.7', {
+      tokencli: '#!/bin/sh\necho 9.8.7\n',
+      'tokencli.1': { link: secret },
+    });
+    const prefix = tempDir('tokencli-install-home-');
+    mkdirSync(join(prefix, 'share'));
+    const run = install((await serve(manLinked)).url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: join(prefix, 'bin'),
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('man page');
+    expect(readdirSync(join(prefix, 'share'))).toEqual([]);
+  });
+
+  test('an archive holding another version than the one asked for is refused, and the old one kept', async () => {
+    const { dir } = fakeRelease('9.8.7', THIS_PLATFORM, '#!/bin/sh\necho 1.0.0\n');
+    const server = await serve(dir);
+    const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+    mkdirSync(installDir);
+    writeFileSync(join(installDir, 'tokencli'), '#!/bin/sh\necho old\n', { mode: 0o755 });
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^tokencli install: the tokencli in \S+ is not version 9\.8\.7; nothing installed\n$/,
+    );
+    expect(readdirSync(installDir)).toEqual(['tokencli']);
+    expect(readFileSync(join(installDir, 'tokencli'), 'utf8')).toBe('#!/bin/sh\necho old\n');
+  });
+
+  test.runIf(process.platform !== 'win32')(
+    'under umask 000 nothing it makes is writable by others',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const home = tempDir('tokencli-install-home-');
+      mkdirSync(join(home, '.local', 'share'), { recursive: true, mode: 0o755 });
+      const run = spawnSync('sh', ['-c', 'umask 000 && exec sh "$0"', script], {
+        env: cleanEnv({ TOKENCLI_DOWNLOAD_URL: server.url, TOKENCLI_VERSION: '9.8.7', HOME: home }),
+        encoding: 'utf8',
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const made = [
+        '.local/bin',
+        '.local/bin/tokencli',
+        '.local/share/man',
+        '.local/share/man/man1',
+        '.local/share/man/man1/tokencli.1',
+      ];
+      const modes = Object.fromEntries(
+        made.map((path) => [path, (statSync(join(home, path)).mode & 0o777).toString(8)]),
+      );
+      expect(modes).toEqual({
+        '.local/bin': '755',
+        '.local/bin/tokencli': '755',
+        '.local/share/man': '755',
+        '.local/share/man/man1': '755',
+        '.local/share/man/man1/tokencli.1': '644',
+      });
+    },
+  );
+
+  test.runIf(existsSync('/proc/sys/kernel/ns_last_pid'))(
+    'names planted in the install directory for the next process ids are never written through',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      // Another user's links at the names a run would stage under if it took its process id.
+      const installDir = tempDir('tokencli-shared-bin-');
+      const victim = join(tempDir('tokencli-victim-'), '.profile');
+      writeFileSync(victim, 'export PATH\n');
+      const last = Number(readFileSync('/proc/sys/kernel/ns_last_pid', 'utf8'));
+      for (let pid = last + 1; pid <= last + 300; pid++) {
+        symlinkSync(victim, join(installDir, `.${pid}.tokencli`));
+      }
+      const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+      expect(run.status, run.stderr).toBe(0);
+      expect(readFileSync(victim, 'utf8')).toBe('export PATH\n');
+      expect(lstatSync(join(installDir, 'tokencli')).isFile()).toBe(true);
+      expect(readdirSync(installDir).filter((name) => !/^\.\d+\.tokencli$/.test(name))).toEqual(['tokencli']);
+    },
+  );
 
   test.runIf(process.platform === 'linux')('without curl, wget downloads', async () => {
     const { dir } = fakeRelease('9.8.7');
