@@ -53,11 +53,17 @@ failure_reason() {
   printf '%s' "${npm:-${thrown:-$last}}"
 }
 
-# GitHub's error annotation: its message escaped as workflow commands require (%, CR, LF).
+# TEXT as a workflow command's data (::error::…, ::add-mask::…): the runner unescapes %25, %0D and
+# %0A there, so %, CR and LF are given escaped.
+command_data() {
+  local text=$1
+  text=${text//'%'/'%25'}
+  text=${text//$'\r'/'%0D'}
+  text=${text//$'\n'/'%0A'}
+  printf '%s' "$text"
+}
+
+# GitHub's error annotation.
 error_annotation() {
-  local message=$1
-  message=${message//'%'/'%25'}
-  message=${message//$'\r'/'%0D'}
-  message=${message//$'\n'/'%0A'}
-  echo "::error::$message"
+  echo "::error::$(command_data "$1")"
 }

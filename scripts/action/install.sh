@@ -12,8 +12,17 @@ set -euo pipefail
 . "$(dirname "$0")/failure.sh"
 if [ -n "${TOKENCLI_PATH:-}" ]; then
   bin="$TOKENCLI_PATH"
-  # A bare name is a program on PATH (a global install), as the token step will run it.
-  case $bin in */* | *\\*) ;; *) bin=$(command -v "$bin" || printf '%s' "$bin") ;; esac
+  # A bare name is a program on PATH (a global install), as the token step will run it; never a
+  # file of that name in the working directory, which the step would not run.
+  case $bin in
+    */* | *\\*) ;;
+    *)
+      if ! bin=$(command -v "$bin"); then
+        error_annotation "tokencli-path $TOKENCLI_PATH is not a program on PATH (a file in the workspace is ./$TOKENCLI_PATH)"
+        exit 2
+      fi
+      ;;
+  esac
   if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
     error_annotation "tokencli-path $TOKENCLI_PATH is not an executable file or a program on PATH"
     exit 2
@@ -31,14 +40,21 @@ else
   prefix="${RUNNER_TEMP:-/tmp}/tokencli-$TOKENCLI_VERSION"
   case "${TOKENCLI_INSTALL:-binary}" in
     binary)
-      [ -n "${TOKENCLI_DOWNLOAD_URL:-}" ] || unset TOKENCLI_DOWNLOAD_URL
-      export TOKENCLI_INSTALL_DIR="$prefix/bin"
-      run_or_annotate "installing tokencli $TOKENCLI_VERSION" installed sh "$(dirname "$0")/../../install.sh"
-      # Its first line says what was installed where; the PATH advice after it is for a shell, and
-      # the action runs tokencli by its path.
-      printf '%s\n' "${installed%%$'\n'*}" >&2
       bin="$prefix/bin/tokencli"
-      [ -e "$bin" ] || bin="$bin.exe"
+      if [ -e "$bin.exe" ]; then bin="$bin.exe"; fi
+      # Installed by an earlier use of the action in this job (RUNNER_TEMP is the job's own): not
+      # downloaded again.
+      if [ -f "$bin" ] && [ "$("$bin" --version 2>/dev/null || true)" = "$TOKENCLI_VERSION" ]; then
+        echo "tokencli $TOKENCLI_VERSION already installed: $bin" >&2
+      else
+        [ -n "${TOKENCLI_DOWNLOAD_URL:-}" ] || unset TOKENCLI_DOWNLOAD_URL
+        export TOKENCLI_INSTALL_DIR="$prefix/bin"
+        run_or_annotate "installing tokencli $TOKENCLI_VERSION" installed sh "$(dirname "$0")/../../install.sh"
+        # Its first line says what was installed where; the PATH advice after it is for a shell,
+        # and the action runs tokencli by its path.
+        printf '%s\n' "${installed%%$'\n'*}" >&2
+        [ -e "$bin" ] || bin="$bin.exe"
+      fi
       ;;
     npm)
       if ! command -v npm >/dev/null; then

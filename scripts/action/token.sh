@@ -2,28 +2,40 @@
 # The action's token step (action.yml): a token from `tokencli token --format env`, masked, then
 # written to the step's outputs (and GITHUB_ENV when asked). The inputs, the secrets among them,
 # arrive only as environment variables of this one step (action.yml names them).
+# No trace of what follows, even where the job's SHELLOPTS asks for one: it would print the token
+# before the runner masks it.
+{ set +x; } 2>/dev/null
 set -euo pipefail
 # shellcheck source=failure.sh
 . "$(dirname "$0")/failure.sh"
 if [ -n "$TOKENCLI_ACTION_PROFILE" ]; then export TOKENCLI_PROFILE="$TOKENCLI_ACTION_PROFILE"; fi
-# The token goes into a variable, not the log: `--format env` prints single-quoted
-# assignments of TOKENCLI_ACCESS_TOKEN and TOKENCLI_TOKEN_EXPIRES_AT, read back by eval. Without
-# colour, so that the error annotation of a failure is plain text.
+# The token goes into a variable, not the log: `--format env` prints the single-quoted
+# assignments TOKENCLI_ACCESS_TOKEN='…' and TOKENCLI_TOKEN_EXPIRES_AT='…' (visible ASCII, no
+# quote), read here by their form and never run: a tokencli-path that is some other program must
+# not have its output run as shell code. Without colour, so that the error annotation of a
+# failure is plain text.
 export NO_COLOR=1
 run_or_annotate "tokencli token" assignments \
   "$TOKENCLI_BIN" token --format env --min-ttl "$TOKENCLI_ACTION_MIN_TTL" </dev/null
-eval "$assignments"
+value="'([^'[:space:][:cntrl:]]+)'"
+form="^TOKENCLI_ACCESS_TOKEN=$value"$'\n'"TOKENCLI_TOKEN_EXPIRES_AT=$value\$"
+if ! [[ $assignments =~ $form ]]; then
+  error_annotation "$TOKENCLI_BIN token --format env printed no token assignments (is it tokencli 0.1.0 or later?)"
+  exit 1
+fi
+access_token=${BASH_REMATCH[1]} expires_at=${BASH_REMATCH[2]}
 unset assignments TOKENCLI_PASSWORD TOKENCLI_CLIENT_SECRET
-# Masked before anything else is printed or written.
-echo "::add-mask::$TOKENCLI_ACCESS_TOKEN"
+# Masked before anything else is printed or written; the runner unescapes a command's data
+# (%25, %0D, %0A) before it masks it, so a % in the token is given as %25.
+echo "::add-mask::$(command_data "$access_token")"
 {
-  echo "access-token=$TOKENCLI_ACCESS_TOKEN"
-  echo "expires-at=$TOKENCLI_TOKEN_EXPIRES_AT"
+  echo "access-token=$access_token"
+  echo "expires-at=$expires_at"
 } >> "$GITHUB_OUTPUT"
 if [ "$TOKENCLI_ACTION_EXPORT_ENV" = "true" ]; then
   {
-    echo "TOKENCLI_ACCESS_TOKEN=$TOKENCLI_ACCESS_TOKEN"
-    echo "TOKENCLI_TOKEN_EXPIRES_AT=$TOKENCLI_TOKEN_EXPIRES_AT"
+    echo "TOKENCLI_ACCESS_TOKEN=$access_token"
+    echo "TOKENCLI_TOKEN_EXPIRES_AT=$expires_at"
   } >> "$GITHUB_ENV"
 fi
-echo "tokencli: a token valid until $TOKENCLI_TOKEN_EXPIRES_AT is in steps.<id>.outputs.access-token" >&2
+echo "tokencli: a token valid until $expires_at is in steps.<id>.outputs.access-token" >&2

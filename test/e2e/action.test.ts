@@ -147,7 +147,8 @@ function runAction(
     if (input.required && !value) throw new Error(`input ${name} is required`);
     inputs[name] = value ?? '';
   }
-  const runnerTemp = tempDir('tokencli-action-runner-');
+  // A RUNNER_TEMP given is an earlier run's: the same job using the action again.
+  const runnerTemp = baseEnv.RUNNER_TEMP ?? tempDir('tokencli-action-runner-');
   const githubEnvFile = join(runnerTemp, 'github-env');
   writeFileSync(githubEnvFile, '');
   const outputs: Record<string, Record<string, string>> = {};
@@ -165,8 +166,11 @@ function runAction(
       GITHUB_ENV: githubEnvFile,
     };
     for (const [name, value] of Object.entries(step.env)) env[name] = evaluate(value, inputs, outputs);
-    // stderr joins stdout, so the log keeps the order in which the lines were written.
-    const result = spawnSync('bash', ['-e', '-c', `exec 2>&1\n${step.run}`], {
+    // As the runner runs `shell: bash`: the script in a file, `bash --noprofile --norc -eo pipefail
+    // {0}`. stderr joins stdout, so the log keeps the order in which the lines were written.
+    const scriptFile = join(tempDir('tokencli-action-step-'), `${step.id}.sh`);
+    writeFileSync(scriptFile, `exec 2>&1\n${step.run}`);
+    const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', scriptFile], {
       env: cleanEnv(env),
       encoding: 'utf8',
     });
@@ -445,6 +449,98 @@ describe('action.yml', () => {
     const script = `. "${join(root, 'scripts/action/failure.sh')}"; error_annotation "$1"`;
     const result = spawnSync('bash', ['-c', script, 'bash', '50% done\r\nnext'], { encoding: 'utf8' });
     expect(result.stdout).toBe('::error::50%25 done%0D%0Anext\n');
+  });
+
+  /** A tokencli-path that is a script: `--version` says 0.1.0, `token` prints `tokenOutput`. */
+  function fakeTokencli(tokenOutput: string): string {
+    const path = join(tempDir('tokencli-action-fake-'), 'tokencli');
+    writeFileSync(
+      path,
+      `#!/bin/sh\ncase $1 in\n--version) echo 0.1.0 ;;\ntoken) cat <<'EOF'\n${tokenOutput}\nEOF\n;;\nesac\n`,
+      { mode: 0o755 },
+    );
+    return path;
+  }
+
+  test('a token with a % is masked as the runner reads the mask (%25), before any line carries it', () => {
+    const token = 'SeCrEt%25TOKEN%0Avalue';
+    const path = fakeTokencli(
+      `TOKENCLI_ACCESS_TOKEN='${token}'\nTOKENCLI_TOKEN_EXPIRES_AT='2030-01-01T00:00:00Z'`,
+    );
+    const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
+    expect(run.status, run.log).toBe(0);
+    expect(run.actionOutputs['access-token']).toBe(token);
+    const lines = run.log.split('\n');
+    const mask = lines.indexOf('::add-mask::SeCrEt%2525TOKEN%250Avalue');
+    expect(mask, run.log).toBeGreaterThanOrEqual(0);
+    expect(lines.findIndex((line) => line.includes(token))).toBe(-1);
+  });
+
+  test('with xtrace in the job’s SHELLOPTS the token is still masked before any line carries it', () => {
+    const run = runAction(action, workflowInputs(), { ...runnerEnv(), SHELLOPTS: 'xtrace' });
+    expect(run.status, run.log).toBe(0);
+    // The trace is on: the install step's lines show it.
+    expect(run.log).toMatch(/^\+ /m);
+    const token = run.actionOutputs['access-token'] ?? '';
+    const lines = run.log.split('\n');
+    expect(lines.findIndex((line) => line.includes(token))).toBe(lines.indexOf(`::add-mask::${token}`));
+  });
+
+  test('a tokencli-path whose token output is not the assignments is refused, and never run as code', () => {
+    const witness = join(tempDir('tokencli-action-witness-'), 'ran');
+    for (const output of [
+      '',
+      'hello world',
+      `touch ${witness}`,
+      "TOKENCLI_ACCESS_TOKEN='a b'\nTOKENCLI_TOKEN_EXPIRES_AT='x'",
+    ]) {
+      const path = fakeTokencli(output);
+      const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
+      expect(run.status, run.log).toBe(1);
+      expect(run.log).toContain(
+        `::error::${path} token --format env printed no token assignments (is it tokencli 0.1.0 or later?)\n`,
+      );
+      expect(run.outputs.token).toEqual({});
+    }
+    expect(existsSync(witness)).toBe(false);
+  });
+
+  test('a tokencli-path that is a bare name not on PATH is refused as such', () => {
+    const run = runAction(action, workflowInputs({ 'tokencli-path': 'tokencli-nowhere' }), runnerEnv());
+    expect(run.status, run.log).toBe(2);
+    expect(run.log).toBe(
+      '::error::tokencli-path tokencli-nowhere is not a program on PATH (a file in the workspace is ./tokencli-nowhere)\n',
+    );
+  });
+
+  test('a download-url over plain http to another machine is refused, annotated, before any download', () => {
+    const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': 'http://192.0.2.1:8080/mirror' });
+    const run = runAction(action, inputs, runnerEnv());
+    expect(run.status, run.log).toBe(1);
+    expect(run.log).toMatch(
+      /^::error::installing tokencli [\d.]+ failed \(exit 1\): tokencli install: TOKENCLI_DOWNLOAD_URL: plain http:\/\/ is refused for a host other than this machine/m,
+    );
+  });
+
+  test('used again in the same job, the release installed before is not downloaded again', async () => {
+    const server = await serveRelease(fakeRelease('9.8.7').dir);
+    try {
+      const env = { ...runnerEnv(), RUNNER_TEMP: tempDir('tokencli-action-runner-') };
+      const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url, version: '9.8.7' });
+      const first = runAction(action, inputs, env);
+      expect(first.outputs.install?.bin, first.log).toMatch(/\/tokencli-9\.8\.7\/bin\/tokencli$/);
+      const again = runAction(action, inputs, env);
+      expect(again.log).toMatch(
+        /^tokencli 9\.8\.7 already installed: \S+\/tokencli-9\.8\.7\/bin\/tokencli$/m,
+      );
+      expect(again.outputs.install?.bin).toBe(first.outputs.install?.bin);
+      expect(server.requests().map((r) => r.path)).toEqual([
+        '/SHA256SUMS',
+        expect.stringMatching(/\.tar\.gz$/),
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 
   test('an install other than binary or npm is refused', () => {
