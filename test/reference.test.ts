@@ -82,6 +82,12 @@ test('the man page has its sections and renders without a warning', () => {
   expect(narrow).not.toMatch(/\w[\u2010-]\n/);
 });
 
+test("the reference gives the program's own examples, as tokencli --help does", () => {
+  const reference = readFileSync(join(root, 'docs/reference.md'), 'utf8');
+  const examples = reference.slice(reference.indexOf('## Examples'), reference.indexOf('## Commands'));
+  expect(examples).toContain('tokencli info --json | jq .expires_in');
+});
+
 test('the man page names every global option, --help and the variables tokencli reads', () => {
   const source = readFileSync(join(root, 'man/tokencli.1.md'), 'utf8');
   const globals = source.slice(source.indexOf('## GLOBAL OPTIONS'), source.indexOf('## EXIT STATUS'));
@@ -100,6 +106,10 @@ test('the man page names every global option, --help and the variables tokencli 
   const environment = source.slice(source.indexOf('## ENVIRONMENT'), source.indexOf('## FILES'));
   for (const name of ['TOKENCLI_CONFIG_DIR', 'TOKENCLI_PASSWORD', 'BROWSER', 'NO_COLOR', 'HTTPS_PROXY'])
     expect(environment).toContain(name);
+  // Every command's examples, a subcommand's too (`profile show`), and the program's own.
+  const examples = source.slice(source.indexOf('## EXAMPLES'));
+  for (const example of ['tokencli profile show work --json', 'tokencli info --json | jq .expires_in'])
+    expect(examples).toContain(example);
   // The page ships beside the executable on every platform.
   expect(source).toContain('~/Library/Application Support/tokencli');
   expect(source).toContain('~/Library/Caches/tokencli/');

@@ -163,6 +163,12 @@ export function reference() {
     '',
     flagTable(PROGRAM.globals),
     '',
+    '## Examples',
+    '',
+    '```sh',
+    ...PROGRAM.examples,
+    '```',
+    '',
     '## Commands',
     '',
     ...commands()
@@ -229,12 +235,15 @@ function manCommand(command, parent = '') {
   return out.join('\n');
 }
 
+/** A command's examples, then its subcommands' (`profile list --json` under `profile`). */
+function examplesOf(command) {
+  return [...(command.examples ?? []), ...(command.subcommands ?? []).flatMap(examplesOf)];
+}
+
 export function manSource() {
   const missing = Object.keys(SETTING_VARIABLES).filter((key) => !(key in SETTING_MEANINGS));
   if (missing.length) throw new Error(`no meaning for the variables of ${missing}`);
-  const examples = [
-    ...new Set([...PROGRAM.examples, ...PROGRAM.commands.flatMap((command) => command.examples ?? [])]),
-  ];
+  const examples = [...new Set([...PROGRAM.examples, ...PROGRAM.commands.flatMap(examplesOf)])];
   return [
     `# tokencli(1) -- ${PROGRAM.description.replace(/^./, (c) => c.toLowerCase())}`,
     '',
