@@ -6,8 +6,10 @@
 set -euo pipefail
 dir=${1:?usage: scripts/ci/typescript5.sh DIR}
 tsc="$dir/node_modules/typescript/bin/tsc"
+# Into DIR.partial, renamed to DIR once whole: an install cut short is started over, never taken.
 if [ ! -e "$tsc" ]; then
-  rm -rf "$dir"
-  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error typescript@5 >/dev/null
+  rm -rf "$dir" "$dir.partial"
+  npm install --prefix "$dir.partial" --no-audit --no-fund --loglevel=error typescript@5 >/dev/null
+  mv "$dir.partial" "$dir"
 fi
 echo "$tsc"

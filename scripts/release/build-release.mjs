@@ -12,16 +12,42 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { reportFailures } from './failure.mjs';
 import { archiveName, npmCommand, tarCommand } from './platform.mjs';
+
+reportFailures('build-release');
+
+/** The commit's time in seconds, or undefined outside a git checkout. */
+function commitTime() {
+  try {
+    return execFileSync('git', ['log', '-1', '--format=%ct'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** tar's flags to record every entry as root's: GNU tar's (Linux), or bsdtar's (macOS). */
+function rootOwned() {
+  const tar = execFileSync('tar', ['--version'], { encoding: 'utf8' });
+  return tar.includes('GNU tar')
+    ? ['--owner=0', '--group=0', '--numeric-owner']
+    : ['--uid', '0', '--gid', '0', '--uname', 'root', '--gname', 'root'];
+}
 
 const root = resolve(import.meta.dirname, '../..');
 const release = join(root, 'release');
@@ -32,14 +58,16 @@ rmSync(release, { recursive: true, force: true });
 rmSync(scratch, { recursive: true, force: true });
 mkdirSync(release, { recursive: true });
 
-const exe = execFileSync(
-  process.execPath,
-  [join(import.meta.dirname, 'build-sea.mjs'), join(scratch, 'sea')],
-  {
+let exe;
+try {
+  exe = execFileSync(process.execPath, [join(import.meta.dirname, 'build-sea.mjs'), join(scratch, 'sea')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
-  },
-).trim();
+  }).trim();
+} catch (error) {
+  // build-sea said why on its stderr, which is this one's.
+  process.exit(error.status ?? 1);
+}
 
 // The archive holds its files at its top, so `tar -xzf … tokencli` takes the executable alone.
 const stage = join(scratch, 'stage');
@@ -51,12 +79,22 @@ if (existsSync(join(root, 'man', 'tokencli.1'))) {
   copyFileSync(join(root, 'man', 'tokencli.1'), join(stage, 'tokencli.1'));
   files.push('tokencli.1');
 }
+// Each entry as any builder's would be: modes 0755 and 0644 whatever the umask, dated at the
+// commit (SOURCE_DATE_EPOCH when set), and owned by root, so that `tar -x` run as root (which keeps
+// the owner it reads) makes nothing the build runner's user id owns.
+const epoch = Number(process.env.SOURCE_DATE_EPOCH || commitTime());
+for (const file of files) {
+  chmodSync(join(stage, file), file === files[0] ? 0o755 : 0o644);
+  if (Number.isInteger(epoch)) utimesSync(join(stage, file), epoch, epoch);
+}
 const archive = join(release, archiveName(version));
 if (archive.endsWith('.zip')) {
   execFileSync(tarCommand(), ['-a', '-cf', archive, '-C', stage, ...files]);
 } else {
   // Compressed hardest: the executable is most of the archive (bench/cli.mjs measures its size).
-  const tar = execFileSync('tar', ['-cf', '-', '-C', stage, ...files], { maxBuffer: 1 << 30 });
+  const tar = execFileSync('tar', [...rootOwned(), '-cf', '-', '-C', stage, ...files], {
+    maxBuffer: 1 << 30,
+  });
   writeFileSync(archive, execFileSync('gzip', ['-9', '-n'], { input: tar, maxBuffer: 1 << 30 }));
 }
 

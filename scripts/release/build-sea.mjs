@@ -22,8 +22,11 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { BuildFailure, reportFailures } from './failure.mjs';
 import { seaNode } from './node26.mjs';
 import { trainCodeCaches } from './train-code-cache.mjs';
+
+reportFailures('build-sea');
 
 const root = resolve(import.meta.dirname, '../..');
 // Scratch space outside release/, which holds only what a release uploads.
@@ -107,7 +110,13 @@ function strippedNode(node) {
   if (process.platform !== 'linux') return node;
   const copy = join(out, 'node');
   copyFileSync(node, copy);
-  execFileSync('strip', [copy]); // .dynsym stays: addons link against it
+  try {
+    execFileSync('strip', [copy], { stdio: ['ignore', 'ignore', 'inherit'] }); // .dynsym stays: addons link against it
+  } catch (error) {
+    if (error.code === 'ENOENT')
+      throw new BuildFailure('strip is not installed (binutils: apt-get install binutils)');
+    throw new BuildFailure(`strip ${copy} failed (above)`);
+  }
   return copy;
 }
 

