@@ -268,7 +268,13 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
         mode: 0o600,
         flag: 'wx',
       });
-      fs.renameSync(partial, cacheFile);
+      try {
+        fs.renameSync(partial, cacheFile);
+      } catch (error) {
+        // Not kept: a directory at the cache's name would leave one behind at every run.
+        fs.rmSync(partial, { force: true });
+        throw error;
+      }
       // Other builds' caches of this bundle (and partial files of killed writers) are of no use now.
       const current = cacheFile.slice(codeCacheDir.length + 1);
       for (const entry of fs.readdirSync(codeCacheDir)) {

@@ -15,6 +15,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -63,6 +64,25 @@ function holds(path: string, hash: string): boolean {
   }
 }
 
+/** How old a partial file must be to have been abandoned: a writer takes milliseconds. */
+const ABANDONED_MS = 60_000;
+
+/**
+ * Removes the partial files of writers killed before their rename (a SIGKILL, a power cut), each
+ * a whole addon's size; a partial file younger than a minute may be another writer's, at work.
+ */
+function removeAbandonedPartials(dir: string): void {
+  try {
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.partial')) continue;
+      const file = join(dir, name);
+      if (Date.now() - lstatSync(file).mtimeMs > ABANDONED_MS) rmSync(file, { force: true });
+    }
+  } catch {
+    // Only space is at stake: the write below does not depend on it.
+  }
+}
+
 /**
  * The path of a file holding `bytes`, verified: written now when missing or different, else the
  * one an earlier run wrote.
@@ -74,6 +94,7 @@ export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): stri
   const hash = sha256(bytes);
   const path = join(dir, `${hash}${extension}`);
   if (holds(path, hash)) return path;
+  removeAbandonedPartials(dir);
   // Written aside under a fresh name ('wx': never through a file or link already there), then
   // renamed over whatever sits at the name: a reader sees no file or the whole one.
   const partial = join(dir, `${hash}.${process.pid}-${randomBytes(6).toString('hex')}.partial`);

@@ -171,6 +171,20 @@ describe('the light bundles’ code cache', () => {
     expect(readdirSync(dir).sort()).toEqual([`light-argv-${buildOf('light-argv')}`, 'light-token-OLDBUILD']);
   });
 
+  test('a directory at the cache file’s name costs speed only: no partial file is left at any run', async () => {
+    const { env, dir } = cacheHome();
+    const name = `light-argv-${buildOf('light-argv')}`;
+    mkdirSync(join(dir, name), { recursive: true });
+    chmodSync(dir, 0o700);
+    for (let run = 0; run < 2; run++)
+      expect(await runCli(['--version'], { env })).toMatchObject({
+        code: 0,
+        stdout: `${VERSION}\n`,
+        stderr: '',
+      });
+    expect(readdirSync(dir)).toEqual([name]);
+  });
+
   test('runs that start together on no cache all answer, and leave one whole cache file', async () => {
     const { env, dir } = cacheHome();
     const runs = await Promise.all(Array.from({ length: 8 }, () => runCli(['--version'], { env })));

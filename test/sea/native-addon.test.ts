@@ -11,9 +11,10 @@ import {
   readFileSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
   AddonFileError,
@@ -59,6 +60,19 @@ describe('the executable native addon', () => {
     const loaded: string[] = [];
     expect(loadAddon({ bytes, dir }, fakeDlopen(loaded))).toEqual({ contents: '\x7fELF a fake addon' });
     expect(readdirSync(dir)).toEqual([`${hash}.node`]);
+  });
+
+  test("a killed writer's partial file is removed once abandoned, never a writer's at work", () => {
+    const dir = join(tempDir(), 'native');
+    mkdirSync(dir, { mode: 0o700 });
+    const abandoned = join(dir, `${hash}.123-aaaaaa.partial`);
+    const atWork = join(dir, `${hash}.456-bbbbbb.partial`);
+    writeFileSync(abandoned, '\x7fELF half');
+    writeFileSync(atWork, '\x7fELF half');
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    utimesSync(abandoned, twoMinutesAgo, twoMinutesAgo);
+    addonFile({ bytes, dir });
+    expect(readdirSync(dir).sort()).toEqual([basename(atWork), `${hash}.node`].sort());
   });
 
   test.runIf(posix)('a symbolic link under the name is replaced, never followed', () => {
