@@ -81,15 +81,15 @@ on_loopback() {
   host=$(printf '%s' "$host" | tr 'A-Z' 'a-z')
   case $host in
     localhost | "[::1]") return 0 ;;
-    "" | *[!0-9.]* | *..* | .* | *.) return 1 ;;
+    127.*) ;;
+    *) return 1 ;;
   esac
-  # Four numbers, the first 127 (only digits and dots are left: nothing to glob).
-  saved_ifs=$IFS
-  IFS=.
-  # shellcheck disable=SC2086
-  set -- $host
-  IFS=$saved_ifs
-  [ "$#" = 4 ] && [ "$1" = 127 ]
+  # 127.a.b.c: after the 127, three numbers and two dots.
+  case ${host#127.} in
+    "" | *[!0-9.]* | *..* | .* | *. | *.*.*.*) return 1 ;;
+    *.*.*) return 0 ;;
+  esac
+  return 1
 }
 
 # Removes the directories this run made for tokencli, when it installed nothing in them.
@@ -100,7 +100,7 @@ unmake() {
 main() {
   # Nothing this script makes may be writable by others, whatever umask it was started with (000
   # in some containers): they could replace the tokencli that holds the user's secrets.
-  umask "$(printf '%o' $(($(umask) | 18)))"
+  umask go-w
   version=${TOKENCLI_VERSION:-$RELEASED_VERSION}
   # The release's tag is v<version>; the tag is taken too.
   case $version in v[0-9]*) version=${version#v} ;; esac
@@ -174,10 +174,35 @@ main() {
     # Given up on a connection not made in 30 s, or a transfer stalled (under a byte a second) for 30.
     # A redirect keeps to the protocols the base URL allows: never from https to plain http.
     download() {
-      curl -fsSL --proto "$protocols" --proto-redir "$protocols" --connect-timeout 30 -y 30 -Y 1 -o "$2" "$1"
+      curl -fsSL --proto "$protocols" --proto-redir "$protocols" --connect-timeout 30 -y 30 -Y 1 -o "$2" "$1" \
+        2>"$tmp/curl.log" && return 0
+      # Status 1, unsupported protocol: what curl says of a redirect --proto-redir refused, as if
+      # curl itself lacked http.
+      if [ $? = 1 ] && [ "$scheme" = https ] && grep -q 'Protocol "http"' "$tmp/curl.log"; then
+        echo "the download was redirected to plain http://, which is refused" >&2
+      else
+        first_line <"$tmp/curl.log" >&2
+      fi
+      return 1
     }
   elif command -v wget >/dev/null 2>&1; then
     case $(wget --version 2>/dev/null || true) in
+      # wget2 (Fedora's wget), told to keep to https when the base URL is: a redirect to plain http
+      # is fetched over https, and fails where the server has none. Its -nv says nothing at all;
+      # its default output (on stdout, beside -O's file) says why in its last line.
+      *"GNU Wget2"*)
+        download() {
+          if [ "$scheme" = https ]; then set -- "$1" "$2" --https-enforce=hard; else set -- "$1" "$2"; fi
+          # Its lock files into our temporary directory, which goes at the end.
+          TMPDIR=$tmp wget --tries=2 --timeout=30 ${3:+"$3"} -O "$2" "$1" >"$tmp/wget.log" 2>&1 && return 0
+          if [ "$scheme" = https ] && grep -qi '^Adding URL: *http:' "$tmp/wget.log"; then
+            echo "the download was redirected to plain http://, which is refused" >&2
+          else
+            awk 'NF { last = $0 } END { print last }' "$tmp/wget.log" >&2
+          fi
+          return 1
+        }
+        ;;
       # Two tries, not GNU wget's twenty, each given up after 30 s without data; -nv keeps the
       # reason of a failure, which -q would drop (busybox's wget says it anyway).
       *"GNU Wget"*)

@@ -2,7 +2,7 @@
 # The Debian packages the test suite uses for real (root or sudo; .ci/run, and the CI workflow's
 # Linux jobs, which run in Debian's node images): Secret Service (gnome-keyring on D-Bus) for the keychain backend,
 # Chromium for the login flow, bash/zsh/fish for the completion scripts (each tested in its own
-# shell), curl for exec's help example (run as printed), wget for install.sh without curl,
+# shell), curl for exec's help example (run as printed), wget and wget2 for install.sh without curl,
 # binutils' strip for the release build (scripts/release/build-sea.mjs), groff and mandoc to render and lint the man
 # page. Installed from the distribution, never downloaded by a test tool.
 set -euo pipefail
@@ -12,4 +12,4 @@ if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   chromium gnome-keyring dbus dbus-x11 libsecret-tools ca-certificates openssl bsdutils \
-  bash zsh fish curl wget binutils groff-base mandoc >/dev/null
+  bash zsh fish curl wget wget2 binutils groff-base mandoc >/dev/null

@@ -81,6 +81,11 @@ export function seaNode() {
     throw new BuildFailure(`${pkg}@${SEA_NODE_MAJOR} installed a node that does not run here; ${WHAT_TO_DO}`);
   }
   rmSync(prefix, { recursive: true, force: true });
-  renameSync(partial, prefix);
+  try {
+    renameSync(partial, prefix);
+  } catch (error) {
+    // Windows: a virus scanner may hold the new node.exe for a while.
+    throw new BuildFailure(`cannot move ${partial} to ${prefix} (${error.code}); run the build again`);
+  }
   return bin;
 }

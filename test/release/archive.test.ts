@@ -31,10 +31,10 @@ test.runIf(ready)('the archive holds three files, root-owned, 0755 and 0644, dat
     { mode: '-rw-r--r--', owner: '0/0', name: 'LICENSE' },
     { mode: '-rw-r--r--', owner: '0/0', name: 'tokencli.1' },
   ]);
-  // Dated at a commit's time (the one it was built from, which need not be the checkout's last),
-  // not at the time of the build.
+  // Dated at a commit's time (the one it was built from, which need not be the checkout's last)
+  // or SOURCE_DATE_EPOCH, not at the time of the build.
   const commits = spawnSync('git', ['log', '--format=%ct'], { cwd: root, encoding: 'utf8' }).stdout ?? '';
-  const times = new Set(commits.split('\n').filter(Boolean).map(Number));
+  const times = new Set([...commits.split('\n'), process.env.SOURCE_DATE_EPOCH].filter(Boolean).map(Number));
   if (times.size > 0)
     for (const entry of entries) expect(times, entry.name).toContain(Date.parse(entry.date) / 1000);
 });

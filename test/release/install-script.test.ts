@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { requiredInCi } from '../helpers/ci-required.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
 import {
@@ -38,6 +39,18 @@ const script = join(root, 'install.sh');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 const linuxX64 = process.platform === 'linux' && process.arch === 'x64';
 const realArchive = join(root, 'release', `tokencli-${version}-linux-x64.tar.gz`);
+
+/** wget2, which Fedora installs as its wget; undefined where it is missing. */
+const wget2 = spawnSync('sh', ['-c', 'command -v wget2'], { encoding: 'utf8' }).stdout.trim() || undefined;
+if (process.platform === 'linux')
+  requiredInCi(wget2 ? undefined : 'wget2 is not installed', "install Debian's wget2");
+
+/** A PATH of install.sh's tools and sha256sum, with wget2 as its only wget (as on Fedora). */
+function pathWithWget2(): string {
+  const bin = pathWith([...INSTALL_TOOLS, 'sha256sum']);
+  symlinkSync(wget2 ?? 'wget2', join(bin, 'wget'));
+  return bin;
+}
 
 const servers: ReleaseServer[] = [];
 afterAll(async () => {
@@ -585,7 +598,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
   });
 
   test.skipIf(opensslMissing !== undefined || process.platform !== 'linux')(
-    'a redirect from https to plain http is refused, by curl and by wget; https to https is followed',
+    'a redirect from https to plain http is refused, by curl, wget and wget2; https to https is followed',
     async () => {
       const { dir } = fakeRelease('9.8.7');
       const plain = await serve(dir);
@@ -595,18 +608,22 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       // Each downloader trusts the test's certificate.
       const wgetrc = join(tls.dir, 'wgetrc');
       writeFileSync(wgetrc, `ca_certificate = ${tls.certFile}\n`);
+      const wget2rc = join(tls.dir, 'wget2rc');
+      writeFileSync(wget2rc, `ca-certificate = ${tls.certFile}\n`);
       const downloaders = {
         curl: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'curl']), CURL_CA_BUNDLE: tls.certFile },
         wget: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']), WGETRC: wgetrc },
+        // wget2 keeps files of its own in HOME.
+        ...(wget2
+          ? { wget2: { PATH: pathWithWget2(), WGET2RC: wget2rc, HOME: tempDir('tokencli-wget2-home-') } }
+          : {}),
       };
       for (const [name, env] of Object.entries(downloaders)) {
         const followed = install(`${secure.url}/secure`, { TOKENCLI_VERSION: '9.8.7', ...env });
         expect(followed.status, `${name}: ${followed.stderr}`).toBe(0);
         expectRefused(
           install(`${secure.url}/plain`, { TOKENCLI_VERSION: '9.8.7', ...env }),
-          name === 'curl'
-            ? /cannot download https:\S+\/plain\/SHA256SUMS \(curl: \(1\) .*http/
-            : /cannot download https:\S+\/plain\/SHA256SUMS \(the download was redirected to plain http:\/\/, which is refused\)$/m,
+          /cannot download https:\S+\/plain\/SHA256SUMS \(the download was redirected to plain http:\/\/, which is refused\)$/m,
         );
       }
     },
@@ -761,6 +778,26 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       /cannot download \S+\/SHA256SUMS \(ERROR 404: Not Found\.\)$/m,
     );
   });
+
+  test.runIf(wget2 !== undefined)(
+    'without curl, wget2 as wget (Fedora) downloads, and says why it cannot',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const env = { TOKENCLI_VERSION: '9.8.7', PATH: pathWithWget2(), HOME: tempDir('tokencli-wget2-home-') };
+      const run = install(server.url, env);
+      expect(run.status, run.stderr).toBe(0);
+      expect(existsSync(join(run.installDir, 'tokencli'))).toBe(true);
+      expect(server.requests().map((r) => r.userAgent)).toEqual([
+        expect.stringMatching(/^wget2/i),
+        expect.stringMatching(/^wget2/i),
+      ]);
+      expectRefused(
+        install(`${server.url}/nowhere`, env),
+        /cannot download \S+\/SHA256SUMS \(HTTP ERROR response 404 .*\)$/m,
+      );
+    },
+  );
 
   test.runIf(process.platform === 'linux')(
     'without a SHA-256 tool nothing is downloaded or installed',
