@@ -39,6 +39,14 @@ first_line() {
   awk 'NF { print; exit }'
 }
 
+# Whether a download that began on https:// met a redirect to plain http://, as LOG, the
+# downloader's own words, tells by PATTERN; said if so. (curl and wget2 are told to refuse such a
+# redirect, and fail; GNU and busybox wget follow it, and the file is not used.)
+downgraded() {
+  [ "$scheme" = https ] && grep -qi "$1" "$2" &&
+    echo "the download was redirected to plain http://, which is refused" >&2
+}
+
 # Runs a command; if it fails, fails with WHY and the first line of the command's own complaint
 # that is not blank, so that the refusal stays one line.
 run() {
@@ -178,11 +186,7 @@ main() {
         2>"$tmp/curl.log" && return 0
       # Status 1, unsupported protocol: what curl says of a redirect --proto-redir refused, as if
       # curl itself lacked http.
-      if [ $? = 1 ] && [ "$scheme" = https ] && grep -q 'Protocol "http"' "$tmp/curl.log"; then
-        echo "the download was redirected to plain http://, which is refused" >&2
-      else
-        first_line <"$tmp/curl.log" >&2
-      fi
+      [ $? = 1 ] && downgraded 'Protocol "http"' "$tmp/curl.log" || first_line <"$tmp/curl.log" >&2
       return 1
     }
   elif command -v wget >/dev/null 2>&1; then
@@ -195,11 +199,8 @@ main() {
           if [ "$scheme" = https ]; then set -- "$1" "$2" --https-enforce=hard; else set -- "$1" "$2"; fi
           # Its lock files into our temporary directory, which goes at the end.
           TMPDIR=$tmp wget --tries=2 --timeout=30 ${3:+"$3"} -O "$2" "$1" >"$tmp/wget.log" 2>&1 && return 0
-          if [ "$scheme" = https ] && grep -qi '^Adding URL: *http:' "$tmp/wget.log"; then
-            echo "the download was redirected to plain http://, which is refused" >&2
-          else
+          downgraded '^Adding URL: *http:' "$tmp/wget.log" ||
             awk 'NF { last = $0 } END { print last }' "$tmp/wget.log" >&2
-          fi
           return 1
         }
         ;;
@@ -238,11 +239,6 @@ main() {
         }
         ;;
     esac
-    # wget follows a redirect from https to plain http, which curl is told not to: refused once
-    # it is seen in its log (PATTERN), before the file is used.
-    downgraded() {
-      [ "$scheme" = https ] && grep -qi "$1" "$2" && echo "the download was redirected to plain http://, which is refused" >&2
-    }
   else
     fail "neither curl nor wget is installed to download tokencli"
   fi

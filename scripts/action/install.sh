@@ -40,8 +40,9 @@ else
   prefix="${RUNNER_TEMP:-/tmp}/tokencli-$TOKENCLI_VERSION"
   case "${TOKENCLI_INSTALL:-binary}" in
     binary)
-      bin="$prefix/bin/tokencli"
-      if [ -e "$bin.exe" ]; then bin="$bin.exe"; fi
+      # The executable install.sh puts there: tokencli, or tokencli.exe on Windows.
+      installed_bin() { if [ -e "$prefix/bin/tokencli.exe" ]; then bin="$prefix/bin/tokencli.exe"; else bin="$prefix/bin/tokencli"; fi; }
+      installed_bin
       # Installed by an earlier use of the action in this job (RUNNER_TEMP is the job's own): not
       # downloaded again.
       if [ -f "$bin" ] && [ "$("$bin" --version 2>/dev/null || true)" = "$TOKENCLI_VERSION" ]; then
@@ -53,7 +54,7 @@ else
         # Its first line says what was installed where; the PATH advice after it is for a shell,
         # and the action runs tokencli by its path.
         printf '%s\n' "${installed%%$'\n'*}" >&2
-        [ -e "$bin" ] || bin="$bin.exe"
+        installed_bin
       fi
       ;;
     npm)

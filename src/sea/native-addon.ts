@@ -5,17 +5,16 @@
  * (a directory not ours or open to others, a symbolic link, other bytes) is never loaded: it is
  * replaced when we own the directory, refused otherwise.
  *
- * Only node builtins and a text helper, so the executable's bundle carries it without the rest of
- * the CLI.
+ * Only node builtins and helpers built on them alone (a text helper, the temp-file naming and
+ * clean-up of src/fs/), so the executable's bundle carries it without the rest of the CLI.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -23,6 +22,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { removeStaleTempFiles } from '../fs/stale-temp-files.js';
+import { uniqueSuffix } from '../fs/unique-name.js';
 import { errorLine } from '../text/error-line.js';
 
 export interface AddonFiles {
@@ -64,25 +65,6 @@ function holds(path: string, hash: string): boolean {
   }
 }
 
-/** How old a partial file must be to have been abandoned: a writer takes milliseconds. */
-const ABANDONED_MS = 60_000;
-
-/**
- * Removes the partial files of writers killed before their rename (a SIGKILL, a power cut), each
- * a whole addon's size; a partial file younger than a minute may be another writer's, at work.
- */
-function removeAbandonedPartials(dir: string): void {
-  try {
-    for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.partial')) continue;
-      const file = join(dir, name);
-      if (Date.now() - lstatSync(file).mtimeMs > ABANDONED_MS) rmSync(file, { force: true });
-    }
-  } catch {
-    // Only space is at stake: the write below does not depend on it.
-  }
-}
-
 /**
  * The path of a file holding `bytes`, verified: written now when missing or different, else the
  * one an earlier run wrote.
@@ -94,10 +76,11 @@ export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): stri
   const hash = sha256(bytes);
   const path = join(dir, `${hash}${extension}`);
   if (holds(path, hash)) return path;
-  removeAbandonedPartials(dir);
+  // A killed writer's copy (a whole addon's size) goes, as the file store's temp files do.
+  removeStaleTempFiles(path);
   // Written aside under a fresh name ('wx': never through a file or link already there), then
   // renamed over whatever sits at the name: a reader sees no file or the whole one.
-  const partial = join(dir, `${hash}.${process.pid}-${randomBytes(6).toString('hex')}.partial`);
+  const partial = `${path}.${uniqueSuffix()}.tmp`;
   try {
     const fd = openSync(partial, 'wx', 0o600);
     try {

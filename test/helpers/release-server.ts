@@ -65,16 +65,20 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.stdin.resume().on('end', () => process.exit(0));
 `;
 
-/** Runs a server script (above) with node in its own process, and gives its URL once it listens. */
+/**
+ * Runs a server script (above) over `dir` with node in its own process (`dir`, the request log,
+ * then `more` as its arguments), and gives its URL once it listens.
+ */
 async function serverProcess(
   script: string,
-  args: string[],
+  dir: string,
+  more: string[],
   scheme: 'http' | 'https',
 ): Promise<ReleaseServer> {
   const log = join(tempDir('tokencli-release-server-'), 'requests.jsonl');
   writeFileSync(log, '');
   // Its stdin stays open while it should run: it exits when the test's process does.
-  const child = spawn(process.execPath, ['-e', script, ...args.slice(0, 1), log, ...args.slice(1)], {
+  const child = spawn(process.execPath, ['-e', script, dir, log, ...more], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((resolve, reject) => {
@@ -99,7 +103,7 @@ async function serverProcess(
 
 /** Serves the files directly in `dir` (no listing, no subdirectories); anything else is a 404. */
 export function serveRelease(dir: string): Promise<ReleaseServer> {
-  return serverProcess(SERVER, [dir], 'http');
+  return serverProcess(SERVER, dir, [], 'http');
 }
 
 /** {@link REDIRECT_SERVER} over `dir`, with the TLS key and certificate in these files. */
@@ -108,7 +112,7 @@ export function serveRedirects(
   tls: { keyFile: string; certFile: string },
   plainUrl: string,
 ): Promise<ReleaseServer> {
-  return serverProcess(REDIRECT_SERVER, [dir, tls.keyFile, tls.certFile, plainUrl], 'https');
+  return serverProcess(REDIRECT_SERVER, dir, [tls.keyFile, tls.certFile, plainUrl], 'https');
 }
 
 /** What install.sh runs, besides a downloader and a SHA-256 tool. */

@@ -65,8 +65,9 @@ describe('the executable native addon', () => {
   test("a killed writer's partial file is removed once abandoned, never a writer's at work", () => {
     const dir = join(tempDir(), 'native');
     mkdirSync(dir, { mode: 0o700 });
-    const abandoned = join(dir, `${hash}.123-aaaaaa.partial`);
-    const atWork = join(dir, `${hash}.456-bbbbbb.partial`);
+    // Named as the writer names them (src/fs/unique-name.ts): <file>.<pid>.<time>.<n>.<random>.tmp.
+    const abandoned = join(dir, `${hash}.node.${process.ppid}.k1.1.aaaaaa.tmp`);
+    const atWork = join(dir, `${hash}.node.${process.ppid}.k2.1.bbbbbb.tmp`);
     writeFileSync(abandoned, '\x7fELF half');
     writeFileSync(atWork, '\x7fELF half');
     const twoMinutesAgo = new Date(Date.now() - 120_000);

@@ -54,21 +54,19 @@ function stdoutWriter(onError: (error: NodeJS.ErrnoException) => void): Output {
 
 export function processIO(): IO {
   // `tokencli … | head` closes the pipe early; that is the reader's choice, not an error.
-  const onError = (error: NodeJS.ErrnoException | TokencliError) => {
+  const onError = (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   };
   // A full disk or a failing device is no bug of tokencli's: said as what it is (exit 1), without
   // the "report it" hint of an internal error.
-  const onStdoutError = (error: NodeJS.ErrnoException) =>
-    onError(
-      error.code === 'EPIPE'
-        ? error
-        : new TokencliError(`cannot write to standard output: ${error.message}`, {
-            code: 'internal',
-            cause: error,
-          }),
-    );
+  const onStdoutError = (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') onError(error); // ends the run, quietly
+    throw new TokencliError(`cannot write to standard output: ${error.message}`, {
+      code: 'internal',
+      cause: error,
+    });
+  };
   let stderrReady = false;
   // stdin and stderr are created lazily by node; most runs of `tokencli token` touch neither,
   // so they are looked at only when a command asks (start-up is benchmarked).
