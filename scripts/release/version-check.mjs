@@ -1,22 +1,66 @@
 /**
  * The release workflow's first step: `node scripts/release/version-check.mjs TAG`. Every file that
- * names the release it comes with must name the tag's version, or the release would ship an
- * install.sh (or an action) that installs the version before it: package.json's `version`,
- * install.sh's `RELEASED_VERSION`, action.yml's `version` default, and the man page's `.TH` line
- * (`npm run docs`). Each file that disagrees is said in one line; exit 1.
+ * names the release it comes with must name the tag's version, or the release would ship a program,
+ * an install.sh or an action that says or installs the version before it: package.json's
+ * `version`, src/version.ts's `VERSION` (what `tokencli --version` prints), install.sh's
+ * `RELEASED_VERSION`, action.yml's `version` default, the man page's `.TH` line (`npm run docs`),
+ * and every release a document pins (`tokencli@0.1.0`, `…/releases/download/v0.1.0/…`, an
+ * archive's name). Each file that disagrees is said in one line; exit 1.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+/** A version as a tag or a pin names it: 1.2.3, or a prerelease such as 1.0.0-rc.1. */
+const VERSION = String.raw`\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+?)?`;
+
+/** A value as a shell or YAML file may write it, bare or in quotes. */
+const quotable = (prefix) => new RegExp(String.raw`^${prefix}(["']?)(\S+?)\1$`, 'm');
+
+/**
+ * Every release of tokencli that `text` pins: npm's `tokencli@V` and the action's
+ * `tokencli/tokencli@vV`, a release's download or source URL, an archive's or tarball's name.
+ * The man page's escaped dots (`0\.1\.0`) are read as dots.
+ */
+export function pinnedReleases(text) {
+  const pins = new RegExp(
+    String.raw`tokencli(?:/tokencli)?@v?(${VERSION})(?![\w.+-])` +
+      String.raw`|/releases/download/v(${VERSION})/|/tree/v(${VERSION})(?![\w.+-])` +
+      String.raw`|tokencli-(${VERSION})(?:-(?:linux|darwin|win)-|\.tgz)`,
+    'g',
+  );
+  return [...text.replaceAll('\\.', '.').matchAll(pins)].map((m) => m.slice(1).find(Boolean));
+}
+
+/** The files whose pinned releases must be the tag's: the documents, install.sh, the action, the man page. */
+function pinningFiles(root) {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
+  return [
+    'README.md',
+    'CONTRIBUTING.md',
+    'bench/README.md',
+    ...docs,
+    'install.sh',
+    'action.yml',
+    'man/tokencli.1',
+  ];
+}
 
 /** Where each file names its version: the file, what it is called there, and how to read it. */
 const PLACES = [
   ['package.json', "package.json's version", (text) => JSON.parse(text).version],
-  ['install.sh', "install.sh's RELEASED_VERSION", (text) => /^RELEASED_VERSION=(\S+)$/m.exec(text)?.[1]],
+  [
+    'src/version.ts',
+    "src/version.ts's VERSION (tokencli --version)",
+    (text) => /^export const VERSION = '([^']*)';$/m.exec(text)?.[1],
+  ],
+  ['install.sh', "install.sh's RELEASED_VERSION", (text) => quotable('RELEASED_VERSION=').exec(text)?.[2]],
   [
     'action.yml',
     "action.yml's version default",
-    (text) => /^ {2}version:\n(?: {4}.*\n)*? {4}default: (\S+)$/m.exec(text)?.[1],
+    (text) => /^ {2}version:\n(?: {4}.*\n)*? {4}default: (["']?)(\S+?)\1$/m.exec(text)?.[2],
   ],
   [
     'man/tokencli.1',
@@ -38,6 +82,17 @@ export function versionMismatches(root, tag) {
       continue;
     }
     if (found !== version) lines.push(`${what} is ${found ?? 'missing'}, not the tag's ${version}`);
+  }
+  for (const file of pinningFiles(root)) {
+    let pins;
+    try {
+      pins = pinnedReleases(readFileSync(join(root, file), 'utf8'));
+    } catch (error) {
+      lines.push(`${file} cannot be read (${error.code ?? error.message})`);
+      continue;
+    }
+    const others = [...new Set(pins.filter((pin) => pin !== version))];
+    if (others.length) lines.push(`${file} pins ${others.join(', ')}, not the tag's ${version}`);
   }
   return lines;
 }

@@ -3,22 +3,41 @@
  * when every file that names the release it comes with names the tag's version.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { versionMismatches } from '../../scripts/release/version-check.mjs';
+import { pinnedReleases, versionMismatches } from '../../scripts/release/version-check.mjs';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const script = join(root, 'scripts/release/version-check.mjs');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
-/** A copy of the four files that name the version. */
-function copyOfVersionFiles(): string {
+/** Every file that names the version. */
+const versionFiles = [
+  'package.json',
+  'src/version.ts',
+  'install.sh',
+  'action.yml',
+  'man/tokencli.1',
+  'README.md',
+  'CONTRIBUTING.md',
+  'bench/README.md',
+  ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`),
+];
+
+/** A copy of the files that name the version, each bumped to 99.0.0 but `forgotten`. */
+function bumpedCopy(forgotten?: string): string {
   const dir = tempDir('tokencli-version-check-');
-  mkdirSync(join(dir, 'man'));
-  for (const file of ['package.json', 'install.sh', 'action.yml', 'man/tokencli.1'])
-    copyFileSync(join(root, file), join(dir, file));
+  for (const file of versionFiles) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    if (file === forgotten) copyFileSync(join(root, file), join(dir, file));
+    else {
+      const text = readFileSync(join(root, file), 'utf8');
+      const escaped = version.replaceAll('.', '\\.');
+      writeFileSync(join(dir, file), text.replaceAll(version, '99.0.0').replaceAll(escaped, '99\\.0\\.0'));
+    }
+  }
   return dir;
 }
 
@@ -31,22 +50,69 @@ test('this checkout names one version everywhere: its tag passes', () => {
 test('another tag is refused, each file that disagrees named in one line', () => {
   const run = spawnSync(process.execPath, [script, 'v99.0.0'], { encoding: 'utf8' });
   expect(run.status).toBe(1);
-  expect(run.stderr.split('\n').filter(Boolean)).toEqual([
+  const lines = run.stderr.split('\n').filter(Boolean);
+  expect(lines.slice(0, 5)).toEqual([
     `version-check: package.json's version is ${version}, not the tag's 99.0.0`,
+    `version-check: src/version.ts's VERSION (tokencli --version) is ${version}, not the tag's 99.0.0`,
     `version-check: install.sh's RELEASED_VERSION is ${version}, not the tag's 99.0.0`,
     `version-check: action.yml's version default is ${version}, not the tag's 99.0.0`,
     `version-check: the man page's .TH version (npm run docs) is ${version}, not the tag's 99.0.0`,
-    'version-check: bump them together (CONTRIBUTING.md, Releases)',
   ]);
+  expect(lines).toContain(`version-check: README.md pins ${version}, not the tag's 99.0.0`);
+  expect(lines.at(-1)).toBe('version-check: bump them together (CONTRIBUTING.md, Releases)');
 });
 
-test('package.json bumped alone: the files left behind are named', () => {
-  const dir = copyOfVersionFiles();
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version: '99.0.0' }));
-  expect(versionMismatches(dir, 'v99.0.0')).toEqual([
-    `install.sh's RELEASED_VERSION is ${version}, not the tag's 99.0.0`,
-    `action.yml's version default is ${version}, not the tag's 99.0.0`,
-    `the man page's .TH version (npm run docs) is ${version}, not the tag's 99.0.0`,
-  ]);
+test('a bump that forgets any one file is refused, naming that file alone', () => {
+  expect(versionMismatches(bumpedCopy(), 'v99.0.0')).toEqual([]);
+  const named = {
+    'package.json': [`package.json's version is ${version}, not the tag's 99.0.0`],
+    'src/version.ts': [`src/version.ts's VERSION (tokencli --version) is ${version}, not the tag's 99.0.0`],
+    'install.sh': [
+      `install.sh's RELEASED_VERSION is ${version}, not the tag's 99.0.0`,
+      `install.sh pins ${version}, not the tag's 99.0.0`,
+    ],
+    'action.yml': [
+      `action.yml's version default is ${version}, not the tag's 99.0.0`,
+      `action.yml pins ${version}, not the tag's 99.0.0`,
+    ],
+    'man/tokencli.1': [
+      `the man page's .TH version (npm run docs) is ${version}, not the tag's 99.0.0`,
+      `man/tokencli.1 pins ${version}, not the tag's 99.0.0`,
+    ],
+    'README.md': [`README.md pins ${version}, not the tag's 99.0.0`],
+    'CONTRIBUTING.md': [`CONTRIBUTING.md pins ${version}, not the tag's 99.0.0`],
+  };
+  for (const [file, lines] of Object.entries(named))
+    expect(versionMismatches(bumpedCopy(file), 'v99.0.0'), file).toEqual(lines);
+});
+
+test('a quoted version in install.sh or action.yml is read as the version', () => {
+  const dir = bumpedCopy();
+  for (const file of ['install.sh', 'action.yml']) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    writeFileSync(
+      join(dir, file),
+      text
+        .replace('RELEASED_VERSION=99.0.0', "RELEASED_VERSION='99.0.0'")
+        .replace('default: 99.0.0', 'default: "99.0.0"'),
+    );
+  }
+  expect(versionMismatches(dir, 'v99.0.0')).toEqual([]);
+});
+
+test('the pins a document can hold, prereleases among them', () => {
+  expect(
+    pinnedReleases(
+      [
+        'npm install -g tokencli@1.2.3; npx --yes tokencli@1.0.0-rc.1 token',
+        '- uses: tokencli/tokencli@v1.2.3',
+        'curl -fsSL https://github.com/tokencli/tokencli/releases/download/v1.0.0-rc.1/install.sh | sh',
+        'tar -xzf tokencli-1.0.0-rc.1-linux-x64.tar.gz; unzip tokencli-1.2.3-win-x64.zip',
+        'npm install -g ./tokencli-1.2.3.tgz',
+        String.raw`are at \fBhttps://github\.com/tokencli/tokencli/tree/v1\.2\.3\fP\|\.`,
+      ].join('\n'),
+    ),
+  ).toEqual(['1.2.3', '1.0.0-rc.1', '1.2.3', '1.0.0-rc.1', '1.0.0-rc.1', '1.2.3', '1.2.3', '1.2.3']);
+  // Not pins: a version of something else, a name that goes on past the version.
+  expect(pinnedReleases('node@20.18.1, tokencli@1.2.3.4, mytokencli-tree/v1.2.3x')).toEqual([]);
 });
