@@ -4,32 +4,34 @@
  * take the executable out of this platform's archive in release/ (`npm run build:release`).
  *
  * 1. `--version` prints package.json's version;
- * 2. `tokencli serve` starts, and `tokencli token` gets a token from it (nothing stored);
+ * 2. `tokencli serve` starts, and `tokencli token` gets a token from it (nothing stored), the one
+ *    token request the service logged;
  * 3. with --keychain (macOS and Windows runners): the OS keychain round trip — configure keeps the
  *    client secret there, token stores the token there, a second token comes from it with no
- *    request, logout --purge removes both — through the @napi-rs/keyring addon the executable
- *    carries.
+ *    request, `status` says both are in the keychain (not a file fallen back to), logout --purge
+ *    removes both — through the @napi-rs/keyring addon the executable carries.
  *
- * Each run has its own config directory; a failure throws (exit 1) naming the step.
+ * Each run has its own config directory, removed however it ends; a failure is one line naming the
+ * step and what it saw, exit 1.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { BuildFailure, reportFailures } from './failure.mjs';
 import { archiveName, tarCommand } from './platform.mjs';
 
+reportFailures('smoke');
+
 const [exe, flag] = process.argv.slice(2);
-if (!exe) throw new Error('usage: smoke.mjs PATH_TO_TOKENCLI|--release [--keychain]');
+if (!exe) throw new BuildFailure('usage: smoke.mjs PATH_TO_TOKENCLI|--release [--keychain]');
 const root = resolve(import.meta.dirname, '../..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const configDir = mkdtempSync(join(tmpdir(), 'tokencli-smoke-'));
-let bin = resolve(exe);
-if (exe === '--release') {
-  execFileSync(tarCommand(), ['-xf', join(root, 'release', archiveName(version)), '-C', configDir]);
-  bin = join(configDir, process.platform === 'win32' ? 'tokencli.exe' : 'tokencli');
-}
 const profile = `smoke-${process.pid}`;
+let bin = resolve(exe);
+let server;
 
 function tokencli(args, env = {}, input = '') {
   return execFileSync(bin, args, {
@@ -39,22 +41,35 @@ function tokencli(args, env = {}, input = '') {
   }).trim();
 }
 
-function check(step, ok) {
-  if (!ok) throw new Error(`smoke: ${step} failed`);
+/** Passes when `ok`; else fails the run, saying what was seen. */
+function check(step, ok, seen) {
+  if (!ok)
+    throw new BuildFailure(`${step} failed${seen === undefined ? '' : ` (got ${JSON.stringify(seen)})`}`);
   console.log(`smoke: ${step}: ok`);
 }
 
-check('--version', tokencli(['--version']) === version);
+/** The smoke profile's entry in `tokencli status --json`. */
+function profileStatus(env) {
+  const status = JSON.parse(tokencli(['status', '--json'], env));
+  return status.profiles.find((entry) => entry.profile === profile);
+}
 
-const server = spawn(bin, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-let requests = 0;
-createInterface({ input: server.stderr }).on('line', (line) => {
-  if (line.includes('/v2/oauth/token ')) requests++;
-});
 try {
+  if (exe === '--release') {
+    execFileSync(tarCommand(), ['-xf', join(root, 'release', archiveName(version)), '-C', configDir]);
+    bin = join(configDir, process.platform === 'win32' ? 'tokencli.exe' : 'tokencli');
+  }
+  const printed = tokencli(['--version']);
+  check(`--version prints ${version}`, printed === version, printed);
+
+  server = spawn(bin, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let requests = 0;
+  createInterface({ input: server.stderr }).on('line', (line) => {
+    if (line.includes('/v2/oauth/token ')) requests++;
+  });
   const { base_url: baseUrl } = JSON.parse(
     await new Promise((res, rej) => {
-      server.once('exit', (code) => rej(new Error(`smoke: serve exited with ${code}`)));
+      server.once('exit', (code) => rej(new BuildFailure(`serve exited with ${code}`)));
       createInterface({ input: server.stdout }).once('line', res);
     }),
   );
@@ -66,7 +81,13 @@ try {
     TOKENCLI_PASSWORD: 'demo-password',
   };
   const token = tokencli(['token', '--store', 'none'], { ...demo, TOKENCLI_CLIENT_SECRET: 'demo-secret' });
-  check('a token from tokencli serve', token.length > 20);
+  // The service logs its request line on stderr a moment after it answers.
+  const logged = Date.now() + 5000;
+  while (requests === 0 && Date.now() < logged) await new Promise((res) => setTimeout(res, 50));
+  check('a token from tokencli serve', token.length > 20 && !/\s/.test(token) && requests === 1, {
+    token,
+    requests,
+  });
 
   if (flag === '--keychain') {
     const keychain = { ...demo, TOKENCLI_STORE: 'keychain', TOKENCLI_PROFILE: profile };
@@ -75,20 +96,31 @@ try {
       const first = tokencli(['token'], keychain);
       const before = requests;
       const second = tokencli(['token'], keychain);
+      const stored = profileStatus(keychain);
       check(
         'the keychain keeps the secret and the token',
-        first.length > 20 && second === first && requests === before,
+        first.length > 20 &&
+          second === first &&
+          requests === before &&
+          stored?.store === 'keychain' &&
+          stored.logged_in === true &&
+          stored.client_secret_stored === true,
+        stored,
       );
     } finally {
       tokencli(['logout', '--purge'], keychain);
     }
-    const status = tokencli(['status', '--json'], { TOKENCLI_STORE: 'keychain', TOKENCLI_PROFILE: profile });
-    check('logout --purge empties the keychain', !status.includes('"access_token"'));
+    const purged = profileStatus({ TOKENCLI_STORE: 'keychain', TOKENCLI_PROFILE: profile });
+    check(
+      'logout --purge empties the keychain',
+      purged?.logged_in === false && purged.client_secret_stored === false,
+      purged,
+    );
   }
 } finally {
   // The service's executable is in configDir, and Windows removes no running executable: it must
   // have ended first.
-  if (server.exitCode === null && server.signalCode === null) {
+  if (server && server.exitCode === null && server.signalCode === null) {
     const exited = new Promise((res) => server.once('exit', res));
     server.kill();
     await exited;
