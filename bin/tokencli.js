@@ -136,6 +136,8 @@ const readOwnCacheFile = (function readOwnCacheFile(path) {
  * process.getBuiltinModule (node:http) do not.
  */
 const CACHE_MAGIC = 'tokencli code cache 1:';
+/** Other builds' code caches kept beside this build's, of each bundle (see saveCodeCaches). */
+const KEPT_BUILDS = 2;
 
 /** The paths a cache file has seen and V8's data, or undefined for a file not in this format. */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
@@ -275,11 +277,21 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
         fs.rmSync(partial, { force: true });
         throw error;
       }
-      // Other builds' caches of this bundle (and partial files of killed writers) are of no use now.
+      // Other builds' caches of this bundle: the KEPT_BUILDS last written stay, for two releases in
+      // use side by side (a global install and a project's pinned npx) would otherwise delete each
+      // other's at every run; older ones go, and so do partial files of killed writers.
       const current = cacheFile.slice(codeCacheDir.length + 1);
+      const others = [];
       for (const entry of fs.readdirSync(codeCacheDir)) {
-        if (entry.startsWith(`${name}-`) && entry !== current)
-          fs.rmSync(join(codeCacheDir, entry), { force: true });
+        if (!entry.startsWith(`${name}-`) || entry === current) continue;
+        const path = join(codeCacheDir, entry);
+        if (entry.endsWith('.partial')) fs.rmSync(path, { force: true });
+        else others.push({ path, written: fs.statSync(path).mtimeMs });
+      }
+      for (const other of others) {
+        let later = 0;
+        for (const another of others) if (another.written > other.written) later++;
+        if (later >= KEPT_BUILDS) fs.rmSync(other.path, { force: true });
       }
     } catch {
       // A cache that cannot be written only costs speed.

@@ -15,6 +15,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -93,7 +94,38 @@ export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): stri
     rmSync(partial, { force: true });
   }
   if (!holds(path, hash)) throw new AddonFileError(`${path} does not hold the addon just written`);
+  removeOtherCopies(dir, path, extension);
   return path;
+}
+
+/** Copies of other addons kept beside the one just written: another release's, in use side by side. */
+const KEPT_OTHER_COPIES = 1;
+
+/**
+ * Removes the copies of other addons (other releases', each a few megabytes) but the
+ * KEPT_OTHER_COPIES last written. A copy that cannot be removed (still loaded, on Windows) is left
+ * for a later write.
+ */
+function removeOtherCopies(dir: string, current: string, extension: string): void {
+  const copy = new RegExp(`^[0-9a-f]{64}${extension.replaceAll('.', '\\.')}$`);
+  const others: { path: string; written: number }[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (!copy.test(name) || path === current) continue;
+    try {
+      others.push({ path, written: lstatSync(path).mtimeMs });
+    } catch {
+      // gone already
+    }
+  }
+  others.sort((a, b) => b.written - a.written);
+  for (const { path } of others.slice(KEPT_OTHER_COPIES)) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // still loaded by another run (Windows), or not ours to remove: left for a later write
+    }
+  }
 }
 
 /** `process.dlopen`'s shape, so a test can stand in for it. */

@@ -12,6 +12,7 @@ import {
   readdirSync,
   readFileSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import * as nodeModule from 'node:module';
@@ -160,15 +161,25 @@ describe('the light bundles’ code cache', () => {
     expect(statSync(file).mtimeMs).toBe(mtimeMs);
   });
 
-  test('caches of other builds of a bundle, and files a killed writer left, are removed when it is written', async () => {
+  test('of other builds of a bundle the two last written stay when it is written; older ones and a killed writer’s file go', async () => {
     const { env, dir } = cacheHome();
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(join(dir, 'light-argv-OLDBUILD'), 'old');
+    // Two releases in use side by side keep each other's caches; a third, older one goes.
+    const written = { OLDEST: 1_000_000, OLDER: 2_000_000, OLD: 3_000_000 };
+    for (const [build, seconds] of Object.entries(written)) {
+      writeFileSync(join(dir, `light-argv-${build}`), 'old');
+      utimesSync(join(dir, `light-argv-${build}`), seconds, seconds);
+    }
     writeFileSync(join(dir, `light-argv-${buildOf('light-argv')}.12345.partial`), 'half');
     writeFileSync(join(dir, 'light-token-OLDBUILD'), 'another bundle’s, kept until that one is written');
 
     expect((await runCli(['--version'], { env })).code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual([`light-argv-${buildOf('light-argv')}`, 'light-token-OLDBUILD']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'light-argv-OLD',
+      'light-argv-OLDER',
+      `light-argv-${buildOf('light-argv')}`,
+      'light-token-OLDBUILD',
+    ]);
   });
 
   test('a directory at the cache file’s name costs speed only: no partial file is left at any run', async () => {

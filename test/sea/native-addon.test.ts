@@ -76,6 +76,24 @@ describe('the executable native addon', () => {
     expect(readdirSync(dir).sort()).toEqual([basename(atWork), `${hash}.node`].sort());
   });
 
+  test('of other addons’ copies (other releases’) the last written stays when one is written; older ones go', () => {
+    const dir = join(tempDir(), 'native');
+    mkdirSync(dir, { mode: 0o700 });
+    const copies = { older: 'a'.repeat(64), newer: 'b'.repeat(64) };
+    writeFileSync(join(dir, `${copies.older}.node`), 'an older release’s addon');
+    utimesSync(join(dir, `${copies.older}.node`), 1_000_000, 1_000_000);
+    writeFileSync(join(dir, `${copies.newer}.node`), 'the release in use beside this one');
+    utimesSync(join(dir, `${copies.newer}.node`), 2_000_000, 2_000_000);
+    writeFileSync(join(dir, 'notes.txt'), 'not a copy: never touched');
+    addonFile({ bytes, dir });
+    expect(readdirSync(dir).sort()).toEqual([`${copies.newer}.node`, `${hash}.node`, 'notes.txt'].sort());
+    // Found in place, nothing is written and nothing else goes.
+    writeFileSync(join(dir, `${copies.older}.node`), 'back again');
+    utimesSync(join(dir, `${copies.older}.node`), 1_000_000, 1_000_000);
+    addonFile({ bytes, dir });
+    expect(readdirSync(dir)).toHaveLength(4);
+  });
+
   test.runIf(posix)('a symbolic link under the name is replaced, never followed', () => {
     const dir = join(tempDir(), 'native');
     mkdirSync(dir, { mode: 0o700 });
