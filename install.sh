@@ -105,6 +105,14 @@ unmake() {
   printf '%s' "${made:-}" | while IFS= read -r dir; do rmdir -- "$dir" 2>/dev/null || break; done
 }
 
+# Removes, from DIR itself (not below it), the staging directories of runs that were killed before
+# their clean-up (a CI job's time-out): ours, made by mktemp below, and a day old. A run at work
+# has written into its own within the day; a link or another user's directory is never touched.
+remove_abandoned_stages() {
+  find "$1/." ! -name . -prune -type d -name '.tokencli.??????' -user "$(id -u)" -mtime +0 \
+    -exec rm -rf {} \; 2>/dev/null || true
+}
+
 main() {
   # Nothing this script makes may be writable by others, whatever umask it was started with (000
   # in some containers): they could replace the tokencli that holds the user's secrets.
@@ -297,6 +305,15 @@ main() {
   install_dir=$(CDPATH='' cd -- "$install_dir" && pwd) || fail "cannot enter $install_dir"
   target=$install_dir/$program
   [ ! -d "$target" ] || fail "$target is a directory; nothing installed"
+  remove_abandoned_stages "$install_dir"
+  # An npm install whose prefix is this directory's parent (~/.local, say) links tokencli here: npm
+  # would remove this install with its package, or put its link back, so it is said.
+  npm_link=
+  if [ -L "$target" ]; then
+    case $(ls -l "$target" 2>/dev/null) in
+      *" -> "*node_modules/tokencli/*) npm_link=yes ;;
+    esac
+  fi
   # Copied beside the target, then renamed over it: a running tokencli is never half-written. The
   # copy goes into a directory of this run's own (mktemp: a name nobody could have made or linked
   # in advance, where the install directory is shared), keeps the program's name (Windows runs
@@ -332,6 +349,8 @@ main() {
   stage= made=
 
   say "tokencli $version installed: $target"
+  [ -z "$npm_link" ] ||
+    say "it replaced npm's link to the tokencli package, so \`npm uninstall -g tokencli\` would remove it and \`npm install -g tokencli\` put the link back"
   # The man page, when the install directory is a <prefix>/bin: into <prefix>/share/man/man1, where
   # man finds it through PATH alone (man-db and macOS's man look in each PATH entry's
   # ../share/man). <prefix>/share must exist, but for the default ~/.local/bin: a fresh home has no
@@ -344,7 +363,7 @@ main() {
     man_dir=$prefix/share/man/man1
     if [ ! -d "$prefix/share" ] && ! { [ -n "${HOME:-}" ] && [ "$prefix" -ef "$HOME/.local" ]; }; then
       say "no man page installed: $prefix/share is not a directory (the page is tokencli.1 in $archive)"
-    elif mkdir -p -- "$man_dir" 2>/dev/null && man_stage=$(mktemp -d "$man_dir/.tokencli.XXXXXX" 2>/dev/null) &&
+    elif mkdir -p -- "$man_dir" 2>/dev/null && remove_abandoned_stages "$man_dir" && man_stage=$(mktemp -d "$man_dir/.tokencli.XXXXXX" 2>/dev/null) &&
       cp "$tmp/unpacked/tokencli.1" "$man_stage/tokencli.1" 2>/dev/null && chmod 644 "$man_stage/tokencli.1" &&
       mv -f "$man_stage/tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
       say "man page: $man_dir/tokencli.1"

@@ -9,12 +9,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
+  lutimesSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
@@ -447,6 +449,65 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
     expect(readdirSync(installDir)).toEqual(['tokencli']);
     expect(readdirSync(join(installDir, 'tokencli'))).toEqual([]);
+  });
+
+  test("a killed run's staging directory goes once a day old; a fresh one, a link or a look-alike stays", async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const prefix = tempDir('tokencli-install-home-');
+    const installDir = join(prefix, 'bin');
+    const manDir = join(prefix, 'share/man/man1');
+    const elsewhere = tempDir('tokencli-elsewhere-');
+    writeFileSync(join(elsewhere, 'kept'), 'not ours to remove');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    for (const parent of [installDir, manDir]) {
+      mkdirSync(join(parent, '.tokencli.Abc123'), { recursive: true });
+      writeFileSync(join(parent, '.tokencli.Abc123/tokencli'), 'a killed run’s copy');
+      mkdirSync(join(parent, '.tokencli.Fresh1'));
+      mkdirSync(join(parent, '.tokencli.notmktemp'));
+      symlinkSync(elsewhere, join(parent, '.tokencli.Link12'));
+      for (const name of ['.tokencli.Abc123', '.tokencli.notmktemp'])
+        utimesSync(join(parent, name), twoDaysAgo, twoDaysAgo);
+      lutimesSync(join(parent, '.tokencli.Link12'), twoDaysAgo, twoDaysAgo);
+    }
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readdirSync(installDir).sort()).toEqual([
+      '.tokencli.Fresh1',
+      '.tokencli.Link12',
+      '.tokencli.notmktemp',
+      'tokencli',
+    ]);
+    expect(readdirSync(manDir).sort()).toEqual([
+      '.tokencli.Fresh1',
+      '.tokencli.Link12',
+      '.tokencli.notmktemp',
+      'tokencli.1',
+    ]);
+    expect(readdirSync(elsewhere)).toEqual(['kept']);
+  });
+
+  test("replacing npm's link to its package is said, with what npm would then do", async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const prefix = tempDir('tokencli-npm-prefix-');
+    const installDir = join(prefix, 'bin');
+    mkdirSync(join(prefix, 'lib/node_modules/tokencli/bin'), { recursive: true });
+    writeFileSync(join(prefix, 'lib/node_modules/tokencli/bin/tokencli.js'), '#!/usr/bin/env node\n', {
+      mode: 0o755,
+    });
+    mkdirSync(installDir);
+    symlinkSync('../lib/node_modules/tokencli/bin/tokencli.js', join(installDir, 'tokencli'));
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(
+      "it replaced npm's link to the tokencli package, so `npm uninstall -g tokencli` would remove it and `npm install -g tokencli` put the link back",
+    );
+    expect(lstatSync(join(installDir, 'tokencli')).isFile()).toBe(true);
+    // Any other link, or a file, is replaced without a word about npm.
+    const again = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).not.toContain("npm's link");
   });
 
   test('says when another tokencli comes first on PATH', async () => {
