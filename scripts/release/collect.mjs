@@ -3,28 +3,56 @@
  * ARTIFACTS holds one directory per platform's build job (each a release/ of build-release.mjs);
  * OUT gets every platform's archive, the npm tarball (from the linux-x64 job: every job packs the
  * same package), install.sh, and one SHA256SUMS over all of them. Each job's own SHA256SUMS is
- * checked first, so a file damaged between the jobs is not signed off again.
+ * checked first, so a file damaged between the jobs is not signed off again. A refusal (a damaged
+ * or missing file, no npm tarball) is one line naming the file, exit 1.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { BuildFailure, reportFailures } from './failure.mjs';
+
+reportFailures('collect');
 
 const [artifacts, out] = process.argv.slice(2).map((p) => resolve(p));
-if (!artifacts || !out) throw new Error('usage: collect.mjs ARTIFACTS OUT');
+if (!artifacts || !out) throw new BuildFailure('usage: collect.mjs ARTIFACTS OUT');
+if (!existsSync(artifacts)) throw new BuildFailure(`${artifacts} does not exist (the build jobs' artifacts)`);
 const root = resolve(import.meta.dirname, '../..');
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
+/** The `[hash, name]` pairs of a job's SHA256SUMS, as sha256sum writes them (`HASH  NAME`). */
+function sums(job) {
+  const file = join(artifacts, job, 'SHA256SUMS');
+  if (!existsSync(file)) throw new BuildFailure(`${job}/SHA256SUMS is missing`);
+  return readFileSync(file, 'utf8')
+    .split(/\r?\n/)
+    .filter(Boolean)
+    .map((line) => {
+      const [, hash, name] = /^([0-9a-f]{64}) [ *](.+)$/.exec(line) ?? [];
+      // A name is a file of the job's own directory, never a path out of it.
+      if (!hash || !name || name !== basename(name) || name.startsWith('.'))
+        throw new BuildFailure(`${job}/SHA256SUMS has a line that is not \`SHA256  NAME\`: ${line}`);
+      return [hash, name];
+    });
+}
+
 mkdirSync(out, { recursive: true });
-for (const job of readdirSync(artifacts)) {
+let tarballs = 0;
+for (const job of readdirSync(artifacts).sort()) {
   const dir = join(artifacts, job);
-  for (const line of readFileSync(join(dir, 'SHA256SUMS'), 'utf8').split('\n').filter(Boolean)) {
-    const [hash, name] = line.split(/ [ *]/);
-    if (sha256(join(dir, name)) !== hash) throw new Error(`${job}/${name} does not match its SHA256SUMS`);
+  for (const [hash, name] of sums(job)) {
+    const path = join(dir, name);
+    if (!existsSync(path)) throw new BuildFailure(`${job}/${name} is in its SHA256SUMS but missing`);
+    if (sha256(path) !== hash) throw new BuildFailure(`${job}/${name} does not match its SHA256SUMS`);
     const isArchive = /^tokencli-.+-(linux|darwin|win)-(x64|arm64)\.(tar\.gz|zip)$/.test(name);
-    if (isArchive || (name.endsWith('.tgz') && job.endsWith('linux-x64')))
-      copyFileSync(join(dir, name), join(out, name));
+    const isTarball = name.endsWith('.tgz') && job.endsWith('linux-x64');
+    if (isArchive || isTarball) copyFileSync(path, join(out, name));
+    if (isTarball) tarballs++;
   }
 }
+// npm publish (scripts/release/npm-publish.sh) takes the one tarball; a release without it would
+// go out on GitHub only.
+if (tarballs !== 1)
+  throw new BuildFailure(`found ${tarballs} npm tarballs in the linux-x64 job's files, not exactly one`);
 copyFileSync(join(root, 'install.sh'), join(out, 'install.sh'));
 const names = readdirSync(out)
   .filter((n) => n !== 'SHA256SUMS')

@@ -1,0 +1,59 @@
+#!/bin/sh
+# The release workflow's GitHub release (.github/workflows/release.yml), run by the tests too
+# (test/release/github-release.test.ts) against a fake gh:
+#
+#   sh scripts/release/github-release.sh draft [TAG [UPLOAD]]   the release of TAG (v0.1.0, else
+#       $TAG) as a draft holding every file of UPLOAD (default upload, from
+#       scripts/release/collect.mjs), marked a prerelease for a tag such as v1.0.0-rc.1;
+#   sh scripts/release/github-release.sh public [TAG]            that draft made public.
+#
+# The release stays a draft until npm has the package (scripts/release/npm-publish.sh runs in
+# between), so a failed publish leaves no public release without it. A re-run replaces a draft the
+# run before left, and leaves a public release as it is (its npm publish and `public` then find
+# nothing to do either).
+set -eu
+action=${1:-}
+tag=${2:-${TAG:-}}
+upload=${3:-upload}
+case $action in
+  draft | public) ;;
+  *)
+    echo "usage: github-release.sh draft|public [TAG [UPLOAD]]" >&2
+    exit 2
+    ;;
+esac
+case $tag in
+  v[0-9]*) ;;
+  *)
+    echo "github-release: the tag must be a version tag such as v0.1.0 (TAG or the second argument), not '$tag'" >&2
+    exit 2
+    ;;
+esac
+
+case $action in
+  draft)
+    set -- "$upload"/*
+    if [ ! -f "$1" ]; then
+      echo "github-release: $upload holds no files to release (scripts/release/collect.mjs makes it)" >&2
+      exit 1
+    fi
+    # gh release view fails when there is no release of the tag: then there is nothing to replace.
+    # A public one is never touched: a re-run of a job that went through does nothing.
+    case $(gh release view "$tag" --json isDraft --jq .isDraft 2>/dev/null || true) in
+      true) gh release delete "$tag" --yes ;;
+      false)
+        echo "the release $tag is public already: left as it is"
+        exit 0
+        ;;
+    esac
+    prerelease=""
+    case $tag in
+      *-*) prerelease=--prerelease ;;
+    esac
+    gh release create "$tag" --draft ${prerelease:+"$prerelease"} --verify-tag --title "tokencli $tag" \
+      --generate-notes "$@"
+    ;;
+  public)
+    gh release edit "$tag" --draft=false
+    ;;
+esac
