@@ -19,7 +19,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,7 +85,9 @@ export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): stri
   try {
     const fd = openSync(partial, 'wx', 0o600);
     try {
-      writeSync(fd, bytes);
+      // writeFileSync on a descriptor writes until all is written or a write fails (a full disk,
+      // a file size limit): a single writeSync may write part and say only how much.
+      writeFileSync(fd, bytes);
     } finally {
       closeSync(fd);
     }

@@ -3,9 +3,11 @@
  * fake dlopen: the file is written once, named by its hash, verified, and never loaded from a
  * directory or file someone else could have put there.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -14,7 +16,8 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import {
   AddonFileError,
@@ -28,6 +31,7 @@ import { tempDir } from '../helpers/cli.js';
 const bytes = new TextEncoder().encode('\x7fELF a fake addon');
 const hash = createHash('sha256').update(bytes).digest('hex');
 const posix = process.platform !== 'win32';
+const builtModule = resolve(import.meta.dirname, '../../dist/sea/native-addon.js');
 
 /** A dlopen that records the file it was given and exports what that file holds. */
 function fakeDlopen(loaded: string[]): Dlopen {
@@ -116,6 +120,26 @@ describe('the executable native addon', () => {
     expect(loaded).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  // Runs the built module (npm test builds first) in a child whose file size limit is 8 blocks.
+  test.runIf(posix && existsSync(builtModule))(
+    'a write cut short (a file size limit, a full disk) fails with its reason and leaves nothing',
+    () => {
+      const dir = join(tempDir(), 'native');
+      const script = [
+        `import { addonFile } from ${JSON.stringify(pathToFileURL(builtModule).href)};`,
+        'try { addonFile({ bytes: new Uint8Array(65536).fill(7), dir: process.argv[1] }); console.log("written"); }',
+        'catch (error) { console.log(error.code ?? error.message); }',
+      ].join('\n');
+      const run = spawnSync(
+        'sh',
+        ['-c', 'ulimit -f 8 && exec "$0" --input-type=module -e "$1" "$2"', process.execPath, script, dir],
+        { encoding: 'utf8' },
+      );
+      expect(run.stdout, run.stderr).toBe('EFBIG\n');
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 
   test.runIf(posix)('a symbolic link in place of the directory is refused', () => {
     const real = tempDir();
