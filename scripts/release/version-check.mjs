@@ -11,25 +11,31 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** A version as a tag or a pin names it: 1.2.3, or a prerelease such as 1.0.0-rc.1. */
-const VERSION = String.raw`\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+?)?`;
+/** A version as a tag or a pin names it: 1.2.3, or a prerelease such as 1.0.0-rc.1 (semver's form). */
+const VERSION = String.raw`\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?`;
+
+/** Where a version ends: not in a longer name, though a sentence's full stop may follow it. */
+const END = String.raw`(?![\w+-]|\.\w)`;
 
 /** A value as a shell or YAML file may write it, bare or in quotes. */
 const quotable = (prefix) => new RegExp(String.raw`^${prefix}(["']?)(\S+?)\1$`, 'm');
 
 /**
  * Every release of tokencli that `text` pins: npm's `tokencli@V` and the action's
- * `tokencli/tokencli@vV`, a release's download or source URL, an archive's or tarball's name.
- * The man page's escaped dots (`0\.1\.0`) are read as dots.
+ * `tokencli/tokencli@vV`, this repository's release download or source URL, an archive's or
+ * tarball's name; never another package's or repository's (`foo-tokencli@1.2.3`,
+ * `someone/tokencli@v1`, node's `tree/v20.18.1`). The man page's escapes (`0\.1\.0`, `rc\-1`)
+ * are read as the characters they stand for.
  */
 export function pinnedReleases(text) {
+  const repository = String.raw`github\.com/tokencli/tokencli`;
   const pins = new RegExp(
-    String.raw`tokencli(?:/tokencli)?@v?(${VERSION})(?![\w.+-])` +
-      String.raw`|/releases/download/v(${VERSION})/|/tree/v(${VERSION})(?![\w.+-])` +
-      String.raw`|tokencli-(${VERSION})(?:-(?:linux|darwin|win)-|\.tgz)`,
+    String.raw`(?<![\w@/.-])tokencli(?:/tokencli)?@v?(${VERSION})${END}` +
+      `|${repository}/releases/download/v(${VERSION})${END}|${repository}/tree/v(${VERSION})${END}` +
+      String.raw`|(?<![\w.-])tokencli-(${VERSION})(?:-(?:linux|darwin|win)-|\.tgz)`,
     'g',
   );
-  return [...text.replaceAll('\\.', '.').matchAll(pins)].map((m) => m.slice(1).find(Boolean));
+  return [...text.replace(/\\([.-])/g, '$1').matchAll(pins)].map((m) => m.slice(1).find(Boolean));
 }
 
 /** The files whose pinned releases must be the tag's: the documents, install.sh, the action, the man page. */

@@ -26,16 +26,17 @@ const versionFiles = [
   ...readdirSync(join(root, 'docs')).map((name) => `docs/${name}`),
 ];
 
-/** A copy of the files that name the version, each bumped to 99.0.0 but `forgotten`. */
-function bumpedCopy(forgotten?: string): string {
+/** A copy of the files that name the version, each bumped to `to` but `forgotten`. */
+function bumpedCopy(forgotten?: string, to = '99.0.0'): string {
   const dir = tempDir('tokencli-version-check-');
   for (const file of versionFiles) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     if (file === forgotten) copyFileSync(join(root, file), join(dir, file));
     else {
       const text = readFileSync(join(root, file), 'utf8');
-      const escaped = version.replaceAll('.', '\\.');
-      writeFileSync(join(dir, file), text.replaceAll(version, '99.0.0').replaceAll(escaped, '99\\.0\\.0'));
+      // The man page escapes dots and hyphens (marked-man: 1\.0\.0\-rc\.1).
+      const man = (v: string) => v.replaceAll('.', '\\.').replaceAll('-', '\\-');
+      writeFileSync(join(dir, file), text.replaceAll(version, to).replaceAll(man(version), man(to)));
     }
   }
   return dir;
@@ -86,6 +87,10 @@ test('a bump that forgets any one file is refused, naming that file alone', () =
     expect(versionMismatches(bumpedCopy(file), 'v99.0.0'), file).toEqual(lines);
 });
 
+test("a prerelease bumped everywhere passes, the man page's escaped hyphen too", () => {
+  expect(versionMismatches(bumpedCopy(undefined, '1.0.0-rc.1'), 'v1.0.0-rc.1')).toEqual([]);
+});
+
 test('a quoted version in install.sh or action.yml is read as the version', () => {
   const dir = bumpedCopy();
   for (const file of ['install.sh', 'action.yml']) {
@@ -107,12 +112,34 @@ test('the pins a document can hold, prereleases among them', () => {
         'npm install -g tokencli@1.2.3; npx --yes tokencli@1.0.0-rc.1 token',
         '- uses: tokencli/tokencli@v1.2.3',
         'curl -fsSL https://github.com/tokencli/tokencli/releases/download/v1.0.0-rc.1/install.sh | sh',
-        'tar -xzf tokencli-1.0.0-rc.1-linux-x64.tar.gz; unzip tokencli-1.2.3-win-x64.zip',
-        'npm install -g ./tokencli-1.2.3.tgz',
+        'base=https://github.com/tokencli/tokencli/releases/download/v1.2.3',
+        'tar -xzf tokencli-1.0.0-rc.1-linux-x64.tar.gz; unzip "$base/tokencli-1.2.3-win-x64.zip"',
+        'npm install -g ./tokencli-1.2.3.tgz. Install tokencli@1.0.0-rc.1.',
         String.raw`are at \fBhttps://github\.com/tokencli/tokencli/tree/v1\.2\.3\fP\|\.`,
+        String.raw`are at \fBhttps://github\.com/tokencli/tokencli/tree/v1\.0\.0\-rc\.1\fP\|\.`,
       ].join('\n'),
     ),
-  ).toEqual(['1.2.3', '1.0.0-rc.1', '1.2.3', '1.0.0-rc.1', '1.0.0-rc.1', '1.2.3', '1.2.3', '1.2.3']);
-  // Not pins: a version of something else, a name that goes on past the version.
-  expect(pinnedReleases('node@20.18.1, tokencli@1.2.3.4, mytokencli-tree/v1.2.3x')).toEqual([]);
+  ).toEqual([
+    '1.2.3',
+    '1.0.0-rc.1',
+    '1.2.3',
+    '1.0.0-rc.1',
+    '1.2.3',
+    '1.0.0-rc.1',
+    '1.2.3',
+    '1.2.3',
+    '1.0.0-rc.1',
+    '1.2.3',
+    '1.0.0-rc.1',
+  ]);
+  // Not pins of this project's releases: other packages and repositories, names that go on.
+  expect(
+    pinnedReleases(
+      [
+        'node@20.18.1, tokencli@1.2.3.4, mytokencli-1.2.3.tgz, eslint-plugin-tokencli@1.2.3, @acme/tokencli@2.0.0',
+        'someone/tokencli@v3.0.0 https://github.com/cli/cli/releases/download/v2.40.0/gh.tar.gz',
+        'https://github.com/nodejs/node/tree/v20.18.1/lib',
+      ].join('\n'),
+    ),
+  ).toEqual([]);
 });
