@@ -106,10 +106,12 @@ unmake() {
 }
 
 # Removes, from DIR itself (not below it), the staging directories of runs that were killed before
-# their clean-up (a CI job's time-out): ours, made by mktemp below, and a day old. A run at work
-# has written into its own within the day; a link or another user's directory is never touched.
+# their clean-up (a CI job's time-out): ours, made by mktemp below, and days old. A run at work
+# has written into its own within the minute; a link or another user's directory is never touched.
+# -mtime +1: more than two days to GNU and busybox find, which round an age down, and more than
+# one to BSD's (macOS), which rounds it up, so that +0 there would take a stage made a second ago.
 remove_abandoned_stages() {
-  find "$1/." ! -name . -prune -type d -name '.tokencli.??????' -user "$(id -u)" -mtime +0 \
+  find "$1/." ! -name . -prune -type d -name '.tokencli.??????' -user "$(id -u)" -mtime +1 \
     -exec rm -rf {} \; 2>/dev/null || true
 }
 
@@ -310,8 +312,10 @@ main() {
   # would remove this install with its package, or put its link back, so it is said.
   npm_link=
   if [ -L "$target" ]; then
-    case $(ls -l "$target" 2>/dev/null) in
-      *" -> "*node_modules/tokencli/*) npm_link=yes ;;
+    # What the link points to: ls -l's text after the link's own name (which may hold " -> " too).
+    link=$(ls -l "$target" 2>/dev/null) || link=
+    case ${link#*"$target -> "} in
+      *node_modules/tokencli/*) npm_link=yes ;;
     esac
   fi
   # Copied beside the target, then renamed over it: a running tokencli is never half-written. The

@@ -451,7 +451,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(readdirSync(join(installDir, 'tokencli'))).toEqual([]);
   });
 
-  test("a killed run's staging directory goes once a day old; a fresh one, a link or a look-alike stays", async () => {
+  test("a killed run's staging directory goes once days old; a fresh one, a link or a look-alike stays", async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
     const prefix = tempDir('tokencli-install-home-');
@@ -459,26 +459,35 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     const manDir = join(prefix, 'share/man/man1');
     const elsewhere = tempDir('tokencli-elsewhere-');
     writeFileSync(join(elsewhere, 'kept'), 'not ours to remove');
-    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
     for (const parent of [installDir, manDir]) {
       mkdirSync(join(parent, '.tokencli.Abc123'), { recursive: true });
       writeFileSync(join(parent, '.tokencli.Abc123/tokencli'), 'a killed run’s copy');
       mkdirSync(join(parent, '.tokencli.Fresh1'));
+      // A day and a bit: kept, for BSD's find counts days rounded up (install.sh says why).
+      mkdirSync(join(parent, '.tokencli.Day1xx'));
+      utimesSync(
+        join(parent, '.tokencli.Day1xx'),
+        new Date(Date.now() - 30 * 3_600_000),
+        new Date(Date.now() - 30 * 3_600_000),
+      );
       mkdirSync(join(parent, '.tokencli.notmktemp'));
       symlinkSync(elsewhere, join(parent, '.tokencli.Link12'));
       for (const name of ['.tokencli.Abc123', '.tokencli.notmktemp'])
-        utimesSync(join(parent, name), twoDaysAgo, twoDaysAgo);
-      lutimesSync(join(parent, '.tokencli.Link12'), twoDaysAgo, twoDaysAgo);
+        utimesSync(join(parent, name), threeDaysAgo, threeDaysAgo);
+      lutimesSync(join(parent, '.tokencli.Link12'), threeDaysAgo, threeDaysAgo);
     }
     const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
     expect(run.status, run.stderr).toBe(0);
     expect(readdirSync(installDir).sort()).toEqual([
+      '.tokencli.Day1xx',
       '.tokencli.Fresh1',
       '.tokencli.Link12',
       '.tokencli.notmktemp',
       'tokencli',
     ]);
     expect(readdirSync(manDir).sort()).toEqual([
+      '.tokencli.Day1xx',
       '.tokencli.Fresh1',
       '.tokencli.Link12',
       '.tokencli.notmktemp',
@@ -504,10 +513,17 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       "it replaced npm's link to the tokencli package, so `npm uninstall -g tokencli` would remove it and `npm install -g tokencli` put the link back",
     );
     expect(lstatSync(join(installDir, 'tokencli')).isFile()).toBe(true);
-    // Any other link, or a file, is replaced without a word about npm.
+    // Any other link, or a file, is replaced without a word about npm; so is a link whose own
+    // path, not its target, has npm's look.
     const again = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).not.toContain("npm's link");
+    const oddDir = join(tempDir('tokencli-odd-'), 'x -> node_modules', 'tokencli', 'bin');
+    mkdirSync(oddDir, { recursive: true });
+    symlinkSync('/bin/true', join(oddDir, 'tokencli'));
+    const odd = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: oddDir });
+    expect(odd.status, odd.stderr).toBe(0);
+    expect(odd.stdout).not.toContain("npm's link");
   });
 
   test('says when another tokencli comes first on PATH', async () => {
