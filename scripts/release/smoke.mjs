@@ -32,6 +32,7 @@ const configDir = mkdtempSync(join(tmpdir(), 'tokencli-smoke-'));
 const profile = `smoke-${process.pid}`;
 let bin = resolve(exe);
 let server;
+let requests = 0;
 
 function tokencli(args, env = {}, input = '') {
   return execFileSync(bin, args, {
@@ -46,6 +47,34 @@ function check(step, ok, seen) {
   if (!ok)
     throw new BuildFailure(`${step} failed${seen === undefined ? '' : ` (got ${JSON.stringify(seen)})`}`);
   console.log(`smoke: ${step}: ok`);
+}
+
+/** Resolves once the service has logged `count` token requests, or after `ms` (it logs after it answers). */
+async function requestsLogged(count, ms = 5000) {
+  const until = Date.now() + ms;
+  while (requests < count && Date.now() < until) await new Promise((res) => setTimeout(res, 25));
+  return requests;
+}
+
+/** Ends the service, waiting for it: Windows removes no running executable, and it is in configDir. */
+async function stopServer() {
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((res) => server.once('exit', res));
+    server.kill();
+    await exited;
+  }
+}
+
+// Interrupted (a job cancelled), it still leaves no service running and no directory behind.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
+  process.once(signal, async () => {
+    await stopServer();
+    rmSync(configDir, { recursive: true, force: true, maxRetries: 5 });
+    process.exit(code);
+  });
 }
 
 /** The smoke profile's entry in `tokencli status --json`. */
@@ -63,13 +92,14 @@ try {
   check(`--version prints ${version}`, printed === version, printed);
 
   server = spawn(bin, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let requests = 0;
   createInterface({ input: server.stderr }).on('line', (line) => {
     if (line.includes('/v2/oauth/token ')) requests++;
   });
   const { base_url: baseUrl } = JSON.parse(
     await new Promise((res, rej) => {
+      server.once('error', (error) => rej(new BuildFailure(`serve did not start: ${error.message}`)));
       server.once('exit', (code) => rej(new BuildFailure(`serve exited with ${code}`)));
+      setTimeout(() => rej(new BuildFailure('serve printed no address within 30 s')), 30_000).unref();
       createInterface({ input: server.stdout }).once('line', res);
     }),
   );
@@ -81,9 +111,7 @@ try {
     TOKENCLI_PASSWORD: 'demo-password',
   };
   const token = tokencli(['token', '--store', 'none'], { ...demo, TOKENCLI_CLIENT_SECRET: 'demo-secret' });
-  // The service logs its request line on stderr a moment after it answers.
-  const logged = Date.now() + 5000;
-  while (requests === 0 && Date.now() < logged) await new Promise((res) => setTimeout(res, 50));
+  await requestsLogged(1);
   check('a token from tokencli serve', token.length > 20 && !/\s/.test(token) && requests === 1, {
     token,
     requests,
@@ -94,8 +122,10 @@ try {
     try {
       tokencli(['configure', '--client-secret-stdin'], keychain, 'demo-secret');
       const first = tokencli(['token'], keychain);
-      const before = requests;
+      // Counted only once the first one's request is logged, and the second given time to log one.
+      const before = await requestsLogged(2);
       const second = tokencli(['token'], keychain);
+      await new Promise((res) => setTimeout(res, 500));
       const stored = profileStatus(keychain);
       check(
         'the keychain keeps the secret and the token',
@@ -105,7 +135,7 @@ try {
           stored?.store === 'keychain' &&
           stored.logged_in === true &&
           stored.client_secret_stored === true,
-        stored,
+        { status: stored, requests_for_the_second: requests - before },
       );
     } finally {
       tokencli(['logout', '--purge'], keychain);
@@ -118,12 +148,6 @@ try {
     );
   }
 } finally {
-  // The service's executable is in configDir, and Windows removes no running executable: it must
-  // have ended first.
-  if (server && server.exitCode === null && server.signalCode === null) {
-    const exited = new Promise((res) => server.once('exit', res));
-    server.kill();
-    await exited;
-  }
+  await stopServer();
   rmSync(configDir, { recursive: true, force: true, maxRetries: 5 });
 }

@@ -3,8 +3,8 @@
  * one line naming the step and what it saw, and leaves no temporary directory either way. The real
  * executable's pass is .ci/run's (scripts/ci/test-binary.sh).
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dirs.js';
@@ -13,13 +13,13 @@ const root = resolve(import.meta.dirname, '../..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
 /** Runs the smoke test on a shell script standing in for tokencli, with a TMPDIR of its own. */
-function smoke(fakeTokencli: string) {
+function smoke(fakeTokencli: string, flags: string[] = []) {
   const dir = tempDir('tokencli-smoke-test-');
   const exe = join(dir, 'tokencli');
   writeFileSync(exe, `#!/bin/sh\n${fakeTokencli}\n`);
   chmodSync(exe, 0o755);
   const tmp = tempDir('tokencli-smoke-tmp-');
-  const run = spawnSync(process.execPath, [join(root, 'scripts/release/smoke.mjs'), exe], {
+  const run = spawnSync(process.execPath, [join(root, 'scripts/release/smoke.mjs'), exe, ...flags], {
     env: { ...process.env, TMPDIR: tmp },
     encoding: 'utf8',
   });
@@ -52,6 +52,62 @@ test.runIf(process.platform !== 'win32')(
     );
     expect(run.stdout).toBe(`smoke: --version prints ${version}: ok\n`);
     expect(run.left).toEqual([]);
+  },
+  20_000,
+);
+
+test.runIf(process.platform !== 'win32')(
+  'a keychain "token" that asks the service each time fails the round trip',
+  async () => {
+    // The real service and CLI; but its keychain token is a fresh --store none request printed as
+    // one constant, and status claims the keychain holds both.
+    const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, 'bin/tokencli.js'))}`;
+    const run = smoke(
+      [
+        'case "$1" in',
+        `  --version) echo ${version} ;;`,
+        `  serve) exec ${cli} "$@" ;;`,
+        '  configure) cat >/dev/null ;;',
+        `  token) [ -z "$TOKENCLI_STORE" ] && exec ${cli} "$@"`,
+        `    TOKENCLI_CLIENT_SECRET=demo-secret ${cli} token --store none >/dev/null && echo 0123456789abcdef0123456789abcdef ;;`,
+        '  status) echo "{\\"profiles\\":[{\\"profile\\":\\"$TOKENCLI_PROFILE\\",\\"store\\":\\"keychain\\",\\"logged_in\\":true,\\"client_secret_stored\\":true}]}" ;;',
+        'esac',
+      ].join('\n'),
+      ['--keychain'],
+    );
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(
+      /^smoke: the keychain keeps the secret and the token failed \(got \{.*"requests_for_the_second":1\}\)\n$/,
+    );
+    expect(run.left).toEqual([]);
+  },
+  30_000,
+);
+
+test.runIf(process.platform !== 'win32')(
+  'stopped while it waits for the service, it ends the service and leaves nothing',
+  async () => {
+    const dir = tempDir('tokencli-smoke-test-');
+    const exe = join(dir, 'tokencli');
+    const pidFile = join(dir, 'serve.pid');
+    writeFileSync(
+      exe,
+      `#!/bin/sh\ncase "$1" in --version) echo ${version} ;; serve) echo $$ > ${JSON.stringify(pidFile)}; exec sleep 60 ;; esac\n`,
+    );
+    chmodSync(exe, 0o755);
+    const tmp = tempDir('tokencli-smoke-tmp-');
+    const child = spawn(process.execPath, [join(root, 'scripts/release/smoke.mjs'), exe], {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: 'ignore',
+    });
+    while (!existsSync(pidFile)) await new Promise((res) => setTimeout(res, 50));
+    await new Promise((res) => setTimeout(res, 100));
+    const code = new Promise((res) => child.once('exit', (status, signal) => res(status ?? signal)));
+    child.kill('SIGTERM');
+    expect(await code).toBe(143);
+    expect(readdirSync(tmp)).toEqual([]);
+    const servePid = Number(readFileSync(pidFile, 'utf8'));
+    expect(() => process.kill(servePid, 0)).toThrow();
   },
   20_000,
 );
