@@ -279,14 +279,21 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
       }
       // Other builds' caches of this bundle: the KEPT_BUILDS last written stay, for two releases in
       // use side by side (a global install and a project's pinned npx) would otherwise delete each
-      // other's at every run; older ones go, and so do partial files of killed writers.
+      // other's at every run; older ones go, and so do partial files a killed writer left (a
+      // minute old: a writer at work renames its own within milliseconds). Another build's name
+      // is as long as this one's (the build is a fixed-length hash), which no other bundle's is.
       const current = cacheFile.slice(codeCacheDir.length + 1);
+      const now = Date.now();
       const others = [];
       for (const entry of fs.readdirSync(codeCacheDir)) {
-        if (!entry.startsWith(`${name}-`) || entry === current) continue;
+        if (entry === current || !entry.startsWith(`${name}-`)) continue;
+        const partial = entry.endsWith('.partial') && entry.charAt(current.length) === '.';
+        if (!partial && entry.length !== current.length) continue;
         const path = join(codeCacheDir, entry);
-        if (entry.endsWith('.partial')) fs.rmSync(path, { force: true });
-        else others.push({ path, written: fs.statSync(path).mtimeMs });
+        const stat = fs.statSync(path, { throwIfNoEntry: false });
+        if (stat === undefined) continue;
+        if (!partial) others.push({ path, written: stat.mtimeMs });
+        else if (now - stat.mtimeMs > 60_000) fs.rmSync(path, { force: true });
       }
       for (const other of others) {
         let later = 0;

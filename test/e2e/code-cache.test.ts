@@ -161,25 +161,38 @@ describe('the light bundles’ code cache', () => {
     expect(statSync(file).mtimeMs).toBe(mtimeMs);
   });
 
-  test('of other builds of a bundle the two last written stay when it is written; older ones and a killed writer’s file go', async () => {
+  test('of other builds of a bundle the two last written stay when it is written; older ones and a killed writer’s file go, other bundles’ files stay', async () => {
     const { env, dir } = cacheHome();
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Two releases in use side by side keep each other's caches; a third, older one goes.
-    const written = { OLDEST: 1_000_000, OLDER: 2_000_000, OLD: 3_000_000 };
-    for (const [build, seconds] of Object.entries(written)) {
-      writeFileSync(join(dir, `light-argv-${build}`), 'old');
-      utimesSync(join(dir, `light-argv-${build}`), seconds, seconds);
+    // Other builds, named as the bundler names them (a 16-character hash).
+    const written = { OLDEST00OLDEST00: 1_000_000, OLDER000OLDER000: 2_000_000, OLD00000OLD00000: 3_000_000 };
+    for (const [other, seconds] of Object.entries(written)) {
+      writeFileSync(join(dir, `light-argv-${other}`), 'old');
+      utimesSync(join(dir, `light-argv-${other}`), seconds, seconds);
     }
-    writeFileSync(join(dir, `light-argv-${buildOf('light-argv')}.12345.partial`), 'half');
+    const build = buildOf('light-argv');
+    // A killed writer's partial file goes once a minute old; a writer at work keeps its own.
+    writeFileSync(join(dir, `light-argv-${build}.12345-killed.partial`), 'half');
+    utimesSync(join(dir, `light-argv-${build}.12345-killed.partial`), 1_000_000, 1_000_000);
+    writeFileSync(join(dir, `light-argv-${build}.12346-atwork.partial`), 'half');
     writeFileSync(join(dir, 'light-token-OLDBUILD'), 'another bundle’s, kept until that one is written');
+    // A bundle whose name begins with this one's: not one of its builds, however old.
+    const longer = `light-argv-x-${build}`;
+    writeFileSync(join(dir, longer), 'another bundle’s');
+    utimesSync(join(dir, longer), 1_000, 1_000);
 
     expect((await runCli(['--version'], { env })).code).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual([
-      'light-argv-OLD',
-      'light-argv-OLDER',
-      `light-argv-${buildOf('light-argv')}`,
-      'light-token-OLDBUILD',
-    ]);
+    expect(readdirSync(dir).sort()).toEqual(
+      [
+        'light-argv-OLD00000OLD00000',
+        'light-argv-OLDER000OLDER000',
+        `light-argv-${build}`,
+        `light-argv-${build}.12346-atwork.partial`,
+        longer,
+        'light-token-OLDBUILD',
+      ].sort(),
+    );
   });
 
   test('a directory at the cache file’s name costs speed only: no partial file is left at any run', async () => {
