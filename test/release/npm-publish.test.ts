@@ -12,7 +12,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { cleanEnv } from '../helpers/cli.js';
+import { cleanEnv, collectOutput } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -156,20 +156,10 @@ interface Run {
 }
 
 /** `sh scripts/release/npm-publish.sh ARGS` in `cwd`; asynchronous, so the registry answers. */
-function publish(cwd: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', [script, ...args], { cwd, env, timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, stdout, stderr }));
-  });
+async function publish(cwd: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<Run> {
+  const child = spawn('sh', [script, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { code, stdout, stderr } = await collectOutput(child, 60_000);
+  return { status: code, stdout, stderr };
 }
 
 /** The one publish the registry saw, checked for what every publish of the script has. */
