@@ -201,6 +201,8 @@ function listFiles(dir: string): string[] {
 
 const action = readAction(actionText);
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+/** This release's version in a regular expression (a prerelease's hyphen and dots, literally). */
+const versionPattern = version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const releaseArchive =
   process.platform === 'linux' && process.arch === 'x64'
     ? join(root, 'release', `tokencli-${version}-linux-x64.tar.gz`)
@@ -312,7 +314,7 @@ describe('action.yml', () => {
           PATH: path,
         });
         expect(run.status, run.log).toBe(0);
-        expect(run.outputs.install?.bin).toMatch(/\/tokencli-[\d.]+\/bin\/tokencli$/);
+        expect(run.outputs.install?.bin).toMatch(new RegExp(`/tokencli-${versionPattern}/bin/tokencli$`));
         expect((run.actionOutputs['access-token'] ?? '').length).toBeGreaterThan(20);
         expect(server.requests().map((r) => r.path)).toEqual(['/SHA256SUMS', `/${basename(releaseArchive)}`]);
       } finally {
@@ -347,7 +349,10 @@ describe('action.yml', () => {
         /^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS \(curl: .*404.*\)$/m,
       );
       expect(run.log).toMatch(
-        /^::error::installing tokencli [\d.]+ failed \(exit 1\): tokencli install: cannot download \S+\/SHA256SUMS \(curl: .*404.*\)$/m,
+        new RegExp(
+          `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: cannot download \\S+/SHA256SUMS \\(curl: .*404.*\\)$`,
+          'm',
+        ),
       );
       expect(run.outputs.install).toEqual({});
       // Nothing but the runner's own files: no install, no held stderr.
@@ -518,7 +523,10 @@ describe('action.yml', () => {
     const run = runAction(action, inputs, runnerEnv());
     expect(run.status, run.log).toBe(1);
     expect(run.log).toMatch(
-      /^::error::installing tokencli [\d.]+ failed \(exit 1\): tokencli install: TOKENCLI_DOWNLOAD_URL: plain http:\/\/ is refused for a host other than this machine/m,
+      new RegExp(
+        `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: TOKENCLI_DOWNLOAD_URL: plain http:// is refused for a host other than this machine`,
+        'm',
+      ),
     );
   });
 
