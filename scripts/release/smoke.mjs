@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BuildFailure, reportFailures } from './failure.mjs';
+import { withoutProxies } from './own-service-env.mjs';
 import { archiveName, tarCommand } from './platform.mjs';
 
 reportFailures('smoke');
@@ -36,7 +37,8 @@ let requests = 0;
 
 function tokencli(args, env = {}, input = '') {
   return execFileSync(bin, args, {
-    env: { ...process.env, TOKENCLI_CONFIG_DIR: configDir, ...env },
+    // Without the builder's proxy settings: the service is this machine's (own-service-env.mjs).
+    env: { ...withoutProxies(process.env), TOKENCLI_CONFIG_DIR: configDir, ...env },
     input,
     encoding: 'utf8',
   }).trim();

@@ -16,6 +16,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { withoutProxies } from './own-service-env.mjs';
 
 /** `tokencli serve` from the executable; resolves with the child and its base URL once it listens. */
 function serve(exe, env) {
@@ -38,8 +39,11 @@ export async function trainCodeCaches(exe, dir) {
   const cacheHome = join(dir, 'cache');
   const tmp = join(dir, 'tmp');
   for (const d of [configDir, cacheHome, tmp]) mkdirSync(d, { recursive: true, mode: 0o700 });
-  // The builder's own TOKENCLI_ variables are left out: the training sets what it needs.
-  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('TOKENCLI_'));
+  // The builder's own TOKENCLI_ variables are left out: the training sets what it needs; so are
+  // its proxy settings (own-service-env.mjs).
+  const inherited = Object.entries(withoutProxies(process.env)).filter(
+    ([name]) => !name.startsWith('TOKENCLI_'),
+  );
   const env = {
     ...Object.fromEntries(inherited),
     TOKENCLI_CONFIG_DIR: configDir,

@@ -111,3 +111,22 @@ test.runIf(process.platform !== 'win32')(
   },
   20_000,
 );
+
+const releaseArchive = join(root, 'release', `tokencli-${version}-linux-x64.tar.gz`);
+
+test.runIf(process.platform === 'linux' && process.arch === 'x64' && existsSync(releaseArchive))(
+  "the builder's proxy settings do not carry the requests to its own service away",
+  () => {
+    const tmp = tempDir('tokencli-smoke-tmp-');
+    // Nothing listens on port 9: a request sent to the proxy would fail.
+    const proxy = 'http://127.0.0.1:9';
+    const run = spawnSync(process.execPath, [join(root, 'scripts/release/smoke.mjs'), '--release'], {
+      env: { ...process.env, TMPDIR: tmp, HTTP_PROXY: proxy, https_proxy: proxy, ALL_PROXY: proxy },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('smoke: a token from tokencli serve: ok');
+    expect(readdirSync(tmp)).toEqual([]);
+  },
+  30_000,
+);
