@@ -4,7 +4,8 @@
  * OUT gets every platform's archive, the npm tarball (from the linux-x64 job: every job packs the
  * same package), install.sh, and one SHA256SUMS over all of them. Each job's own SHA256SUMS is
  * checked first, so a file damaged between the jobs is not signed off again. A refusal (a damaged
- * or missing file, no npm tarball) is one line naming the file, exit 1.
+ * or missing file, another version's file, no npm tarball, an OUT that is not empty) is one line
+ * naming it, exit 1.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,14 @@ function sums(job) {
     });
 }
 
+// A directory of its own: files left from another collection would be signed off and released too.
+if (existsSync(out) && readdirSync(out).length > 0)
+  throw new BuildFailure(`${out} is not empty: collect into a new directory`);
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+/** This version's archive or npm tarball (not another's whose version begins the same: 0.1.0-rc.1). */
+const thisRelease = new RegExp(
+  `^tokencli-${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:-(?:linux|darwin|win)-(?:x64|arm64)\\.(?:tar\\.gz|zip)|\\.tgz)$`,
+);
 mkdirSync(out, { recursive: true });
 let tarballs = 0;
 for (const job of readdirSync(artifacts).sort()) {
@@ -45,6 +54,9 @@ for (const job of readdirSync(artifacts).sort()) {
     if (sha256(path) !== hash) throw new BuildFailure(`${job}/${name} does not match its SHA256SUMS`);
     const isArchive = /^tokencli-.+-(linux|darwin|win)-(x64|arm64)\.(tar\.gz|zip)$/.test(name);
     const isTarball = name.endsWith('.tgz') && job.endsWith('linux-x64');
+    // Only this checkout's release: a job built from another commit is not released with it.
+    if ((isArchive || isTarball) && !thisRelease.test(name))
+      throw new BuildFailure(`${job}/${name} is not of this release, ${version} (package.json)`);
     if (isArchive || isTarball) copyFileSync(path, join(out, name));
     if (isTarball) tarballs++;
   }

@@ -14,13 +14,14 @@ import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const script = join(root, 'scripts/release/collect.mjs');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 const hasSha256sum = spawnSync('sh', ['-c', 'command -v sha256sum'], { encoding: 'utf8' }).status === 0;
 
 /** Each job's release/ as build-release.mjs leaves it: its archive, the npm tarball, SHA256SUMS. */
 const JOBS = {
-  'release-linux-x64': 'tokencli-0.1.0-linux-x64.tar.gz',
-  'release-darwin-arm64': 'tokencli-0.1.0-darwin-arm64.tar.gz',
-  'release-win-x64': 'tokencli-0.1.0-win-x64.zip',
+  'release-linux-x64': `tokencli-${version}-linux-x64.tar.gz`,
+  'release-darwin-arm64': `tokencli-${version}-darwin-arm64.tar.gz`,
+  'release-win-x64': `tokencli-${version}-win-x64.zip`,
 };
 
 /** The artifacts download: one directory per job, each file's bytes naming its job. */
@@ -29,7 +30,7 @@ function artifacts(): string {
   for (const [job, archive] of Object.entries(JOBS)) {
     mkdirSync(join(dir, job));
     writeFileSync(join(dir, job, archive), `${archive} from ${job}\n`);
-    writeFileSync(join(dir, job, 'tokencli-0.1.0.tgz'), `the npm tarball from ${job}\n`);
+    writeFileSync(join(dir, job, `tokencli-${version}.tgz`), `the npm tarball from ${job}\n`);
     writeSums(join(dir, job));
   }
   return dir;
@@ -54,12 +55,12 @@ describe('collect.mjs', () => {
     const run = collect(from);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toBe('');
-    const expected = [...Object.values(JOBS), 'SHA256SUMS', 'install.sh', 'tokencli-0.1.0.tgz'].sort();
+    const expected = [...Object.values(JOBS), 'SHA256SUMS', 'install.sh', `tokencli-${version}.tgz`].sort();
     expect(readdirSync(run.out).sort()).toEqual(expected);
     expect(run.stdout.split('\n').filter(Boolean)).toEqual(expected);
     for (const [job, archive] of Object.entries(JOBS))
       expect(readFileSync(join(run.out, archive), 'utf8')).toBe(`${archive} from ${job}\n`);
-    expect(readFileSync(join(run.out, 'tokencli-0.1.0.tgz'), 'utf8')).toBe(
+    expect(readFileSync(join(run.out, `tokencli-${version}.tgz`), 'utf8')).toBe(
       'the npm tarball from release-linux-x64\n',
     );
     expect(readFileSync(join(run.out, 'install.sh'), 'utf8')).toBe(
@@ -91,14 +92,14 @@ describe('collect.mjs', () => {
     writeFileSync(join(from, 'release-darwin-arm64', JOBS['release-darwin-arm64']), 'damaged\n');
     expectRefused(
       collect(from),
-      'release-darwin-arm64/tokencli-0.1.0-darwin-arm64.tar.gz does not match its SHA256SUMS',
+      `release-darwin-arm64/tokencli-${version}-darwin-arm64.tar.gz does not match its SHA256SUMS`,
     );
   });
 
   test("a damaged npm tarball of another job is refused too: every job's files are checked", () => {
     const from = artifacts();
-    writeFileSync(join(from, 'release-win-x64', 'tokencli-0.1.0.tgz'), 'damaged\n');
-    expectRefused(collect(from), 'release-win-x64/tokencli-0.1.0.tgz does not match its SHA256SUMS');
+    writeFileSync(join(from, 'release-win-x64', `tokencli-${version}.tgz`), 'damaged\n');
+    expectRefused(collect(from), `release-win-x64/tokencli-${version}.tgz does not match its SHA256SUMS`);
   });
 
   test('a file its SHA256SUMS lists but the job lacks is refused, named', () => {
@@ -106,7 +107,7 @@ describe('collect.mjs', () => {
     rmSync(join(from, 'release-linux-x64', JOBS['release-linux-x64']));
     expectRefused(
       collect(from),
-      'release-linux-x64/tokencli-0.1.0-linux-x64.tar.gz is in its SHA256SUMS but missing',
+      `release-linux-x64/tokencli-${version}-linux-x64.tar.gz is in its SHA256SUMS but missing`,
     );
   });
 
@@ -118,7 +119,7 @@ describe('collect.mjs', () => {
 
   test('a SHA256SUMS line naming a path outside its job is refused', () => {
     const from = artifacts();
-    const line = `${'0'.repeat(64)}  ../release-linux-x64/tokencli-0.1.0.tgz`;
+    const line = `${'0'.repeat(64)}  ../release-linux-x64/tokencli-${version}.tgz`;
     writeFileSync(join(from, 'release-win-x64', 'SHA256SUMS'), `${line}\n`);
     expectRefused(
       collect(from),
@@ -128,9 +129,32 @@ describe('collect.mjs', () => {
 
   test('no npm tarball from the linux-x64 job: refused, as npm publish would have nothing', () => {
     const from = artifacts();
-    rmSync(join(from, 'release-linux-x64', 'tokencli-0.1.0.tgz'));
+    rmSync(join(from, 'release-linux-x64', `tokencli-${version}.tgz`));
     writeSums(join(from, 'release-linux-x64'));
     expectRefused(collect(from), "found 0 npm tarballs in the linux-x64 job's files, not exactly one");
+  });
+
+  test("a job's archive of another version (another commit's build) is refused, named", () => {
+    const from = artifacts();
+    const other = `tokencli-${version}-rc.1-darwin-arm64.tar.gz`;
+    rmSync(join(from, 'release-darwin-arm64', JOBS['release-darwin-arm64']));
+    writeFileSync(join(from, 'release-darwin-arm64', other), 'an older build\n');
+    writeSums(join(from, 'release-darwin-arm64'));
+    expectRefused(
+      collect(from),
+      `release-darwin-arm64/${other} is not of this release, ${version} (package.json)`,
+    );
+  });
+
+  test('an upload directory that is not empty is refused: its files would be released too', () => {
+    const from = artifacts();
+    const out = join(tempDir('tokencli-upload-'), 'upload');
+    mkdirSync(out);
+    writeFileSync(join(out, 'tokencli-0.0.1.tgz'), 'left from another collection\n');
+    const run = spawnSync(process.execPath, [script, from, out], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`collect: ${out} is not empty: collect into a new directory\n`);
+    expect(readdirSync(out)).toEqual(['tokencli-0.0.1.tgz']);
   });
 
   test('no artifacts directory: one line, not a stack trace', () => {
