@@ -2,9 +2,9 @@
  * The release workflow's first step: `node scripts/release/version-check.mjs TAG`. Every file that
  * names the release it comes with must name the tag's version, or the release would ship a program,
  * an install.sh or an action that says or installs the version before it: package.json's
- * `version`, src/version.ts's `VERSION` (what `tokencli --version` prints), install.sh's
- * `RELEASED_VERSION`, action.yml's `version` default, the man page's `.TH` line (`npm run docs`),
- * and every release a document pins (`tokencli@0.1.0`, `…/releases/download/v0.1.0/…`, an
+ * `version` (and package-lock.json's), src/version.ts's `VERSION` (what `tokencli --version`
+ * prints), install.sh's `RELEASED_VERSION`, action.yml's `version` default, the man page's `.TH`
+ * line (`npm run docs`), and every release a document pins (`tokencli@0.1.0`, `…/releases/download/v0.1.0/…`, an
  * archive's name). Each file that disagrees is said in one line; exit 1.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -57,6 +57,17 @@ function pinningFiles(root) {
 /** Where each file names its version: the file, what it is called there, and how to read it. */
 const PLACES = [
   ['package.json', "package.json's version", (text) => JSON.parse(text).version],
+  [
+    'package-lock.json',
+    "package-lock.json's version (npm version X does it)",
+    (text) => {
+      const lock = JSON.parse(text);
+      // The root package's version is written twice; both must be the release's.
+      return lock.version === lock.packages?.['']?.version
+        ? lock.version
+        : `${lock.version} and ${lock.packages?.['']?.version}`;
+    },
+  ],
   [
     'src/version.ts',
     "src/version.ts's VERSION (tokencli --version)",

@@ -16,6 +16,7 @@ const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 /** Every file that names the version. */
 const versionFiles = [
   'package.json',
+  'package-lock.json',
   'src/version.ts',
   'install.sh',
   'action.yml',
@@ -52,8 +53,9 @@ test('another tag is refused, each file that disagrees named in one line', () =>
   const run = spawnSync(process.execPath, [script, 'v99.0.0'], { encoding: 'utf8' });
   expect(run.status).toBe(1);
   const lines = run.stderr.split('\n').filter(Boolean);
-  expect(lines.slice(0, 5)).toEqual([
+  expect(lines.slice(0, 6)).toEqual([
     `version-check: package.json's version is ${version}, not the tag's 99.0.0`,
+    `version-check: package-lock.json's version (npm version X does it) is ${version}, not the tag's 99.0.0`,
     `version-check: src/version.ts's VERSION (tokencli --version) is ${version}, not the tag's 99.0.0`,
     `version-check: install.sh's RELEASED_VERSION is ${version}, not the tag's 99.0.0`,
     `version-check: action.yml's version default is ${version}, not the tag's 99.0.0`,
@@ -67,6 +69,9 @@ test('a bump that forgets any one file is refused, naming that file alone', () =
   expect(versionMismatches(bumpedCopy(), 'v99.0.0')).toEqual([]);
   const named = {
     'package.json': [`package.json's version is ${version}, not the tag's 99.0.0`],
+    'package-lock.json': [
+      `package-lock.json's version (npm version X does it) is ${version}, not the tag's 99.0.0`,
+    ],
     'src/version.ts': [`src/version.ts's VERSION (tokencli --version) is ${version}, not the tag's 99.0.0`],
     'install.sh': [
       `install.sh's RELEASED_VERSION is ${version}, not the tag's 99.0.0`,
