@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { BuildFailure, reportFailures } from './failure.mjs';
+import { archiveName } from './platform.mjs';
 
 reportFailures('collect');
 
@@ -40,10 +41,13 @@ function sums(job) {
 if (existsSync(out) && readdirSync(out).length > 0)
   throw new BuildFailure(`${out} is not empty: collect into a new directory`);
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-/** This version's archive or npm tarball (not another's whose version begins the same: 0.1.0-rc.1). */
-const thisRelease = new RegExp(
-  `^tokencli-${version.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:-(?:linux|darwin|win)-(?:x64|arm64)\\.(?:tar\\.gz|zip)|\\.tgz)$`,
-);
+/** This version's files as the build names them: each platform's archive (platform.mjs), the npm tarball. */
+const thisRelease = new Set([
+  `tokencli-${version}.tgz`,
+  ...['linux', 'darwin', 'win32'].flatMap((os) =>
+    ['x64', 'arm64'].map((arch) => archiveName(version, os, arch)),
+  ),
+]);
 mkdirSync(out, { recursive: true });
 let tarballs = 0;
 for (const job of readdirSync(artifacts).sort()) {
@@ -55,7 +59,7 @@ for (const job of readdirSync(artifacts).sort()) {
     const isArchive = /^tokencli-.+-(linux|darwin|win)-(x64|arm64)\.(tar\.gz|zip)$/.test(name);
     const isTarball = name.endsWith('.tgz') && job.endsWith('linux-x64');
     // Only this checkout's release: a job built from another commit is not released with it.
-    if ((isArchive || isTarball) && !thisRelease.test(name))
+    if ((isArchive || isTarball) && !thisRelease.has(name))
       throw new BuildFailure(`${job}/${name} is not of this release, ${version} (package.json)`);
     if (isArchive || isTarball) copyFileSync(path, join(out, name));
     if (isTarball) tarballs++;

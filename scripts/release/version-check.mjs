@@ -4,8 +4,9 @@
  * an install.sh or an action that says or installs the version before it: package.json's
  * `version` (and package-lock.json's), src/version.ts's `VERSION` (what `tokencli --version`
  * prints), install.sh's `RELEASED_VERSION`, action.yml's `version` default, the man page's `.TH`
- * line (`npm run docs`), and every release a document pins (`tokencli@0.1.0`, `…/releases/download/v0.1.0/…`, an
- * archive's name). Each file that disagrees is said in one line; exit 1.
+ * line (`npm run docs`), and every release a document pins (`tokencli@0.1.0`,
+ * `…/releases/download/v0.1.0/…`, an archive's name). Each file that disagrees is said in one
+ * line; exit 1.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,9 +17,6 @@ const VERSION = String.raw`\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?`;
 
 /** Where a version ends: not in a longer name, though a sentence's full stop may follow it. */
 const END = String.raw`(?![\w+-]|\.\w)`;
-
-/** A value as a shell or YAML file may write it, bare or in quotes. */
-const quotable = (prefix) => new RegExp(String.raw`^${prefix}(["']?)(\S+?)\1$`, 'm');
 
 /**
  * Every release of tokencli that `text` pins: npm's `tokencli@V` and the action's
@@ -73,7 +71,11 @@ const PLACES = [
     "src/version.ts's VERSION (tokencli --version)",
     (text) => /^export const VERSION = '([^']*)';$/m.exec(text)?.[1],
   ],
-  ['install.sh', "install.sh's RELEASED_VERSION", (text) => quotable('RELEASED_VERSION=').exec(text)?.[2]],
+  [
+    'install.sh',
+    "install.sh's RELEASED_VERSION",
+    (text) => /^RELEASED_VERSION=(["']?)(\S+?)\1$/m.exec(text)?.[2],
+  ],
   [
     'action.yml',
     "action.yml's version default",
@@ -90,25 +92,22 @@ const PLACES = [
 export function versionMismatches(root, tag) {
   const version = tag.replace(/^v/, '');
   const lines = [];
-  for (const [file, what, read] of PLACES) {
-    let found;
+  /** `read` of the file's text in `{ value }`, or undefined after saying why it cannot be read. */
+  const readFile = (file, what, read) => {
     try {
-      found = read(readFileSync(join(root, file), 'utf8'));
+      return { value: read(readFileSync(join(root, file), 'utf8')) };
     } catch (error) {
-      lines.push(`${what}: ${file} cannot be read (${error.code ?? error.message})`);
-      continue;
+      lines.push(`${what ? `${what}: ` : ''}${file} cannot be read (${error.code ?? error.message})`);
     }
-    if (found !== version) lines.push(`${what} is ${found ?? 'missing'}, not the tag's ${version}`);
+  };
+  for (const [file, what, read] of PLACES) {
+    const found = readFile(file, what, read);
+    if (found && found.value !== version)
+      lines.push(`${what} is ${found.value ?? 'missing'}, not the tag's ${version}`);
   }
   for (const file of pinningFiles(root)) {
-    let pins;
-    try {
-      pins = pinnedReleases(readFileSync(join(root, file), 'utf8'));
-    } catch (error) {
-      lines.push(`${file} cannot be read (${error.code ?? error.message})`);
-      continue;
-    }
-    const others = [...new Set(pins.filter((pin) => pin !== version))];
+    const pins = readFile(file, undefined, pinnedReleases);
+    const others = [...new Set(pins?.value.filter((pin) => pin !== version))];
     if (others.length) lines.push(`${file} pins ${others.join(', ')}, not the tag's ${version}`);
   }
   return lines;
