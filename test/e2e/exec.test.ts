@@ -7,11 +7,12 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { partsRequired } from '../helpers/ci-required.js';
-import { BIN, BINARY, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BINARY, CLI, CLI_SH, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { demoEnv, tokenRequests } from './env.js';
 
-const serve = serveForFile();
+// --control: one test holds a token request with a fault.
+const serve = serveForFile({ args: ['--control'] });
 // Each test's own config directory (a tempDir(), removed after the file).
 const freshEnv = () => demoEnv(serve.baseUrl);
 
@@ -57,6 +58,46 @@ describe('tokencli exec', () => {
       expect(() => readFileSync(marker)).toThrow();
     },
   );
+
+  // The same promise, timed from outside, as a user's Ctrl-C comes: while the service holds the
+  // token request. This one runs against the single executable too.
+  test('Ctrl-C while the token is being fetched: error: interrupted, exit 130, no command', async () => {
+    const env = freshEnv();
+    const fault = await fetch(`${serve.baseUrl}/_control/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ endpoint: 'token', delay_ms: 10_000, count: 1 }),
+    });
+    expect(fault.status).toBeLessThan(300);
+    const marker = join(tempDir(), 'ran');
+    const [command, ...cliArgs] = CLI;
+    const child = spawn(
+      command,
+      [
+        ...cliArgs,
+        '--verbose',
+        'exec',
+        '--',
+        process.execPath,
+        '-e',
+        `require('node:fs').writeFileSync(${JSON.stringify(marker)}, '')`,
+      ],
+      { env: cleanEnv(env), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      const before = stderr;
+      stderr += d;
+      // The trace's request line is written before the request goes out.
+      if (!before.includes('http > POST') && stderr.includes('http > POST')) child.kill('SIGINT');
+    });
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('close', (c, s) => resolve([c, s])),
+    );
+    expect({ code, signal }, stderr).toEqual({ code: 130, signal: null });
+    expect(stderr).toMatch(/^error: interrupted$/m);
+    expect(() => readFileSync(marker)).toThrow();
+  });
 
   test('runs the command without a shell, with the token, its expiry and the base URL in its environment', async () => {
     const env = freshEnv();
@@ -160,7 +201,8 @@ describe('tokencli exec', () => {
     await runCli(['token'], { env: demoEnv(serve.baseUrl, env.TOKENCLI_CONFIG_DIR) });
     const script =
       "process.on('SIGTERM', () => { process.stdout.write('got SIGTERM'); process.exit(42); }); process.stdout.write('ready'); setInterval(() => {}, 1000);";
-    const child = spawn(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', script], {
+    const [command, ...cliArgs] = CLI;
+    const child = spawn(command, [...cliArgs, 'exec', '--', process.execPath, '-e', script], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -227,9 +269,9 @@ describe('tokencli exec', () => {
         .map((line) => line.trim())
         .find((line) => line.startsWith('tokencli exec -- sh -c'));
       expect(example).toBeDefined();
-      // `tokencli` on PATH is the built CLI, as for a user who installed the package.
+      // `tokencli` on PATH is the CLI under test, as for a user who installed it.
       const bin = tempDir();
-      writeFileSync(join(bin, 'tokencli'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+      writeFileSync(join(bin, 'tokencli'), `#!/bin/sh\nexec ${CLI_SH} "$@"\n`, {
         mode: 0o755,
       });
       const env = cleanEnv({ ...freshEnv(), PATH: `${bin}:${process.env.PATH ?? ''}` });

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
+import { CLI_SH, cleanEnv, runCli, tempDir } from '../helpers/cli.js';
 import { ANY_PORT, demoLoginEnv, expectNothingStored } from '../helpers/cli-login.js';
 import { serveForFile } from '../helpers/serve.js';
 import { hasScript, scriptMissing } from '../helpers/terminal.js';
@@ -24,7 +24,7 @@ describe.skipIf(!hasScript)(
   `tokencli login on a terminal (pty via util-linux script${hasScript ? '' : `; skipped: ${scriptMissing}`})`,
   () => {
     function loginOnPty(env: Record<string, string>) {
-      const command = [process.execPath, BIN, 'login', ...ANY_PORT].map((a) => `'${a}'`).join(' ');
+      const command = `${CLI_SH} ${['login', ...ANY_PORT].map((a) => `'${a}'`).join(' ')}`;
       const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
         env: cleanEnv({ ...env, TERM: 'dumb' }),
         stdio: 'pipe',

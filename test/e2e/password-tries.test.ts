@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { CLI_SH, cleanEnv, runCli } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { hasScript } from '../helpers/terminal.js';
@@ -24,7 +24,7 @@ const PROMPT = /Password for demo@example\.com: /g;
  * Resolves with the exit code, all it printed, and how many prompts were shown.
  */
 function typing(args: string[], env: Record<string, string | undefined>, answers: string[]) {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const command = `${CLI_SH} ${args.map((a) => `'${a}'`).join(' ')}`;
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     env: cleanEnv({ TERM: 'dumb', ...env }),
     stdio: 'pipe',

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { BIN, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { CLI_SH, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
 
 const readme = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const section = (title: string) => readme.split(`\n## ${title}\n`)[1]?.split('\n## ')[0] ?? '';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   serve = await startServe();
   dir = tempDir('tokencli-readme-');
   // `tokencli` on PATH, as the README's lines name it.
-  writeFileSync(join(dir, 'tokencli'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  writeFileSync(join(dir, 'tokencli'), `#!/bin/sh\nexec ${CLI_SH} "$@"\n`);
   chmodSync(join(dir, 'tokencli'), 0o755);
 });
 afterAll(async () => {

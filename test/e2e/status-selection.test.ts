@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { partsRequired } from '../helpers/ci-required.js';
-import { BIN, runCli } from '../helpers/cli.js';
+import { CLI_SH, runCli } from '../helpers/cli.js';
 import { writeProfiles } from '../helpers/stored-credentials.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { child, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
@@ -90,7 +90,7 @@ describe.skipIf(skip)(`a locked keyring${skip ? ` (skipped: ${missing})` : ''}`,
     expect(created.reports[0], created.stderr).toMatchObject({ kind: 'keychain' });
     writeProfiles(configDir, { work: { base_url: BASE_URL, client_id: 'w', store: 'keychain' } });
     const run = await runSession(
-      { keyring: 'locked', body: `"$NODE" "${BIN}" --profile work status` },
+      { keyring: 'locked', body: `${CLI_SH} --profile work status` },
       { ...sessionEnv, TOKENCLI_CONFIG_DIR: configDir },
       configDir,
     );
