@@ -217,12 +217,17 @@ const loadLight = (function loadLight(name, plainRequire = false) {
   const build = source.startsWith(HEADER) ? source.slice(HEADER.length, source.indexOf('\n')) : undefined;
   const cacheFile = codeCacheDir && build && `${codeCacheDir}${sep}${name}-${build}`;
   let cached;
+  // A file of the user's that is refused (damaged, foreign, unreadable) is written anew by this run,
+  // even where the executable's own cache then serves it.
+  let refused = false;
   try {
     // Asked first: in a home with none yet (every run of the executable in a CI job), a failed read
     // would cost an exception with its stack, more than the question.
     if (cacheFile && fs.existsSync(cacheFile)) {
+      refused = true;
       const bytes = readOwnCacheFile(cacheFile);
       if (bytes) cached = parseCacheFile(bytes);
+      refused = cached === undefined;
     }
   } catch {
     // Gone meanwhile, or unreadable: compiled without.
@@ -238,7 +243,7 @@ const loadLight = (function loadLight(name, plainRequire = false) {
   });
   const used = new Set();
   if (cacheFile) {
-    const seen = cached === undefined || script.cachedDataRejected ? undefined : cached.seen;
+    const seen = cached === undefined || refused || script.cachedDataRejected ? undefined : cached.seen;
     loaded.push({ script, name, cacheFile, seen, used });
   }
   const module = { exports: {} };

@@ -4,9 +4,18 @@
  * and write nothing to the user's cache directory on the paths the build ran. Only meaningful
  * against the executable (TOKENCLI_BINARY, which .ci/run sets for one run of test/e2e).
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { SEA_NODE_MAJOR } from '../../scripts/release/node26.mjs';
 import { VERSION } from '../../src/version.js';
 import { BINARY, runCli, tempDir } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
@@ -16,7 +25,7 @@ const title = `the executable’s own code cache${BINARY ? '' : ' (skipped: no T
 const serve = serveForFile({ skip: !BINARY });
 
 /** A cache home outside the child's TMPDIR (the launcher keeps no cache under it), and the files there. */
-function cacheHome(): { env: Record<string, string>; files: () => string[] } {
+function cacheHome(): { env: Record<string, string>; home: string; files: () => string[] } {
   const root = tempDir('tokencli-exe-cache-');
   const tmp = join(root, 'tmp');
   mkdirSync(tmp);
@@ -24,6 +33,7 @@ function cacheHome(): { env: Record<string, string>; files: () => string[] } {
   const codeCache = join(home, 'tokencli', 'code-cache');
   return {
     env: { XDG_CACHE_HOME: home, TMPDIR: tmp },
+    home,
     files: () =>
       existsSync(codeCache) ? readdirSync(codeCache).flatMap((dir) => readdirSync(join(codeCache, dir))) : [],
   };
@@ -46,4 +56,49 @@ describe.skipIf(!BINARY)(title, () => {
     // A run that compiled a light bundle from source would have left its cache here.
     expect(files().filter((name) => name.startsWith('light-'))).toEqual([]);
   });
+
+  test('a cache file of the user’s that is refused (damaged, or open to others) is written anew', async () => {
+    const { node, build } = executableCacheName();
+    for (const [what, content, mode] of [
+      ['damaged', 'not a cache', 0o600],
+      ['open to others', 'not a cache', 0o666],
+    ] as const) {
+      const { env, home } = cacheHome();
+      const dir = join(home, 'tokencli', 'code-cache', `${node}-${process.arch}`);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = join(dir, `light-argv-${build}`);
+      writeFileSync(file, content);
+      chmodSync(file, mode);
+      const run = await runCli(['--version'], { env });
+      expect({ what, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        what,
+        code: 0,
+        stdout: `${VERSION}\n`,
+        stderr: '',
+      });
+      expect({ what, mode: statSync(file).mode & 0o777 }).toEqual({ what, mode: 0o600 });
+      expect(readFileSync(file, 'latin1').startsWith('tokencli code cache 1:'), what).toBe(true);
+    }
+  });
 });
+
+/**
+ * Where the executable keeps its code cache of light-argv: the version of the node inside it (the
+ * one version string of that line in its bytes) and the bundle's build (dist/cli-bundle's, which
+ * `npm run build:release` embedded; checked to be in the executable).
+ */
+function executableCacheName(): { node: string; build: string } {
+  const bytes = readFileSync(BINARY ?? '').toString('latin1');
+  const header =
+    readFileSync(join(import.meta.dirname, '../../dist/cli-bundle/light-argv.cjs'), 'latin1').split(
+      '\n',
+    )[0] ?? '';
+  if (!bytes.includes(`${header}\n`))
+    throw new Error(
+      `${BINARY} was not built from this dist/ (run npm run build:release and test its executable)`,
+    );
+  const versions = new Set(bytes.match(new RegExp(`v${SEA_NODE_MAJOR}\\.\\d+\\.\\d+`, 'g')));
+  if (versions.size !== 1)
+    throw new Error(`${BINARY} names node versions ${[...versions].join(', ') || 'none'}`);
+  return { node: [...versions][0] ?? '', build: header.slice('// tokencli light bundle '.length) };
+}
