@@ -83,6 +83,35 @@ describe.skipIf(skip)(title, () => {
     },
   );
 
+  // The same promise kept by the executable, seen where it stages the module: its cache directory.
+  test.runIf(BINARY)(
+    `on Linux the executable answers a cached keychain token without staging the native keyring module${BINARY ? '' : ' (skipped: no TOKENCLI_BINARY; the package loads it from node_modules)'}`,
+    async () => {
+      // The launcher keeps no cache under TMPDIR: this run's TMPDIR is a directory of its own.
+      const { env, configDir, home } = sandbox();
+      const tmp = join(home, 'tmp');
+      mkdirSync(tmp);
+      const native = join(home, 'cache', 'tokencli', 'native');
+      const run = (n: number) => `${CLI_SH} token >"$HOME/out${n}" 2>&1 || echo "failed: ${n}"`;
+      const body = [
+        run(1),
+        // The first run stored the token through the module, staged here.
+        `test -d '${native}' || echo "not staged"`,
+        `rm -rf '${native}'`,
+        run(2),
+        `test -e '${native}' && echo "staged again"`,
+        'cmp -s "$HOME/out1" "$HOME/out2" || echo "outputs differ"',
+        'true',
+      ].join('; ');
+      const result = await runSession(
+        { keyring: 'unlocked', body },
+        { ...env, ...tokenEnv(configDir), TOKENCLI_STORE: 'keychain', TMPDIR: tmp },
+        configDir,
+      );
+      expect(result.stdout, result.stderr).not.toMatch(/failed|not staged|staged again|outputs differ/);
+    },
+  );
+
   test("a keychain run makes the keychain client's code cache once, and leaves the light answer's alone", async () => {
     // The launcher keeps no code cache under TMPDIR: this run's TMPDIR is a directory of its own.
     const { env, configDir, home } = sandbox();
