@@ -76,9 +76,10 @@ export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): stri
   checkPrivateDir(dir);
   const hash = sha256(bytes);
   const path = join(dir, `${hash}${extension}`);
-  if (holds(path, hash)) return path;
-  // A killed writer's copy (a whole addon's size) goes, as the file store's temp files do.
+  // A killed writer's copy (a whole addon's size) goes, as the file store's temp files do, also
+  // when another run finished the file meanwhile: a listing, little beside the hash below.
   removeStaleTempFiles(path);
+  if (holds(path, hash)) return path;
   // Written aside under a fresh name ('wx': never through a file or link already there), then
   // renamed over whatever sits at the name: a reader sees no file or the whole one.
   const partial = `${path}.${uniqueSuffix()}.tmp`;

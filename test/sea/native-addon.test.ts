@@ -80,6 +80,18 @@ describe('the executable native addon', () => {
     expect(readdirSync(dir).sort()).toEqual([basename(atWork), `${hash}.node`].sort());
   });
 
+  test("a killed writer's partial file goes too when another run finished the addon meanwhile", () => {
+    const dir = join(tempDir(), 'native');
+    mkdirSync(dir, { mode: 0o700 });
+    addonFile({ bytes, dir });
+    const abandoned = join(dir, `${hash}.node.${process.ppid}.k1.1.aaaaaa.tmp`);
+    writeFileSync(abandoned, '\x7fELF half');
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    utimesSync(abandoned, twoMinutesAgo, twoMinutesAgo);
+    addonFile({ bytes, dir });
+    expect(readdirSync(dir)).toEqual([`${hash}.node`]);
+  });
+
   test('of other addons’ copies (other releases’) the last written stays when one is written; older ones go', () => {
     const dir = join(tempDir(), 'native');
     mkdirSync(dir, { mode: 0o700 });
