@@ -65,6 +65,17 @@ expected_sum() {
     NF == 2 && ($2 == name || $2 == "*" name) && $1 ~ /^[0-9a-fA-F]+$/ && length($1) == 64 && !seen[tolower($1)]++ { print tolower($1) }' "$2"
 }
 
+# The version of the archive ending in SUFFIX (-linux-x64.tar.gz) that SHA256SUMS lists, when it
+# names one: another release's list. A version-like word only, as the file comes from the network.
+listed_version() {
+  awk -v prefix="tokencli-" -v suffix="$1" '{ sub(/\r$/, ""); name = $2; sub(/^\*/, "", name) }
+    NF == 2 && length(name) > length(prefix suffix) && index(name, prefix) == 1 &&
+      substr(name, length(name) - length(suffix) + 1) == suffix {
+      v = substr(name, length(prefix) + 1, length(name) - length(prefix) - length(suffix))
+      if (v ~ /^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$/ && length(v) <= 64) { print v; exit }
+    }' "$2"
+}
+
 # Whether SHA256SUMS holds a single checksum line at all: a mirror that answers every path with a
 # page of its own is not a release.
 any_sum() {
@@ -268,7 +279,11 @@ main() {
   # Looked up before the archive is downloaded: a platform with no release stops here.
   expected=$(expected_sum "$archive" "$tmp/SHA256SUMS")
   case $expected in
-    "") fail "SHA256SUMS has no checksum for $archive: this release has no such file (or the list is damaged); see the README for installing with npm" ;;
+    "")
+      listed=$(listed_version "${archive#tokencli-"$version"}" "$tmp/SHA256SUMS")
+      [ -z "$listed" ] ||
+        fail "$(shown "$base_url") holds the files of tokencli $listed, not $version: set TOKENCLI_DOWNLOAD_URL and TOKENCLI_VERSION to the same release; nothing installed"
+      fail "SHA256SUMS has no checksum for $archive: this release has no such file (or the list is damaged); see the README for installing with npm" ;;
     *"
 "*) fail "SHA256SUMS has more than one checksum for $archive; nothing installed" ;;
   esac

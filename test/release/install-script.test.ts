@@ -188,6 +188,25 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
   });
 
+  test("another release's files at the URL: the refusal says which release they are", async () => {
+    const { dir } = fakeRelease('9.8.6-rc.1');
+    const server = await serve(dir);
+    expectRefused(
+      install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
+      /127\.0\.0\.1:\d+ holds the files of tokencli 9\.8\.6-rc\.1, not 9\.8\.7: set TOKENCLI_DOWNLOAD_URL and TOKENCLI_VERSION to the same release; nothing installed$/m,
+    );
+    // A name that is no version is not repeated: the plain refusal.
+    const odd = fakeRelease('9.8.6');
+    const renamed = join(odd.dir, `tokencli-\x1b[31mred-${THIS_PLATFORM}.tar.gz`);
+    writeFileSync(renamed, 'x');
+    writeSums(odd.dir, [renamed.slice(odd.dir.length + 1)]);
+    const oddServer = await serve(odd.dir);
+    expectRefused(
+      install(oddServer.url, { TOKENCLI_VERSION: '9.8.7' }),
+      new RegExp(`SHA256SUMS has no checksum for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
+    );
+  });
+
   test('an archive that is not one, though its checksum matches, is refused in one line', async () => {
     const { dir, archive } = fakeRelease('9.8.7');
     writeFileSync(join(dir, archive), 'not a gzip file\n');
