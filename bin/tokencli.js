@@ -358,9 +358,13 @@ const launch = (async function launch() {
         const dir = join(cacheRoot, 'compile-cache');
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         // Node runs what it finds there: only from a directory of this user's that no one else
-        // may write (the code cache files' rule, above).
+        // may write (the code cache files' rule, above), and none may enter: node makes its own
+        // directories inside by the umask, open to all under umask 000.
         const stat = fs.lstatSync(dir);
-        if (stat.isDirectory() && ownedAlone(stat)) enableCompileCache(dir);
+        if (stat.isDirectory() && ownedAlone(stat)) {
+          if (ownUid !== undefined && (stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+          enableCompileCache(dir);
+        }
       } catch {
         // A cache that cannot be made only costs speed.
       }

@@ -247,6 +247,23 @@ describe('the light bundles’ code cache', () => {
     });
     expect(openRun.code).toBe(0);
     expect(readdirSync(openCache)).toEqual([]);
+
+    // One that others may enter is closed first: node's own directories inside follow the umask.
+    const readable = cacheHome();
+    const readableCache = join(readable.dir, '..', '..', 'compile-cache');
+    mkdirSync(readableCache, { recursive: true });
+    chmodSync(readableCache, 0o755);
+    const readableRun = await runCli(['--help'], {
+      env: { ...readable.env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
+      umask: '000',
+    });
+    expect(readableRun.code).toBe(0);
+    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      expect(mode(readableCache)).toBe(0o700);
+      expect(readdirSync(readableCache).length).toBeGreaterThan(0);
+    } else {
+      expect(mode(readableCache)).toBe(0o755);
+    }
   });
 
   test('a cache file another user wrote, or could rewrite, is never run', async () => {
