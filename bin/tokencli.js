@@ -138,6 +138,39 @@ const readOwnCacheFile = (function readOwnCacheFile(path) {
 const CACHE_MAGIC = 'tokencli code cache 1:';
 /** Other builds' code caches kept beside this build's, of each bundle (see saveCodeCaches). */
 const KEPT_BUILDS = 2;
+/**
+ * Other nodes' code-cache directories kept beside this node's: the four lines tokencli runs on,
+ * one of them perhaps the executable's. A node no longer used leaves its directory until as many
+ * others have written after it.
+ */
+const KEPT_NODES = 3;
+
+/**
+ * Removes each of `others` ({ path, written }: other builds' or other nodes' caches, files or
+ * directories) but the `kept` written last, so that caches in use side by side stay and
+ * upgrades pile nothing up.
+ */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const removeAllButLatest = (function removeAllButLatest(others, kept) {
+  for (const other of others) {
+    let later = 0;
+    for (const another of others) if (another.written > other.written) later++;
+    if (later >= kept) fs.rmSync(other.path, { recursive: true, force: true });
+  }
+});
+
+/** The directories in `dir` but `current`, with when each was last written. */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const otherDirectories = (function otherDirectories(dir, current) {
+  const others = [];
+  for (const entry of fs.readdirSync(dir)) {
+    if (entry === current) continue;
+    const path = `${dir}${sep}${entry}`;
+    const stat = fs.lstatSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) others.push({ path, written: stat.mtimeMs });
+  }
+  return others;
+});
 
 /** The paths a cache file has seen and V8's data, or undefined for a file not in this format. */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
@@ -266,7 +299,11 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
     if (known) continue;
     const paths = [...new Set([...(seen ?? []), ...used])].sort().join(',');
     try {
-      fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 });
+      // This node's first cache here: other nodes' directories but the KEPT_NODES last written go.
+      if (fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 }) !== undefined) {
+        const versions = codeCacheDir.slice(0, codeCacheDir.lastIndexOf(sep));
+        removeAllButLatest(otherDirectories(versions, codeCacheDir.slice(versions.length + 1)), KEPT_NODES);
+      }
       // Written aside and renamed: a run reading it meanwhile sees the old file or the new, whole.
       // A name of its own, created afresh ('wx'): two writers never share a partial file.
       const partial = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;
@@ -300,14 +337,27 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
         if (!partial) others.push({ path, written: stat.mtimeMs });
         else if (now - stat.mtimeMs > 60_000) fs.rmSync(path, { force: true });
       }
-      for (const other of others) {
-        let later = 0;
-        for (const another of others) if (another.written > other.written) later++;
-        if (later >= KEPT_BUILDS) fs.rmSync(other.path, { force: true });
-      }
+      removeAllButLatest(others, KEPT_BUILDS);
     } catch {
       // A cache that cannot be written only costs speed.
     }
+  }
+});
+
+/** The full CLI's first line (scripts/bundle.mjs): the name of its build. */
+const FULL_CLI_HEADER = '// tokencli build ';
+
+/** The build of dist/cli-bundle/main.js, from its first line, or undefined. */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const fullCliBuild = (function fullCliBuild() {
+  const fd = fs.openSync(`${bundles}${sep}main.js`, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    const line = head.toString('latin1', 0, fs.readSync(fd, head, 0, head.length, 0));
+    const end = line.indexOf('\n');
+    return line.startsWith(FULL_CLI_HEADER) && end !== -1 ? line.slice(FULL_CLI_HEADER.length, end) : undefined;
+  } finally {
+    fs.closeSync(fd);
   }
 });
 
@@ -361,9 +411,15 @@ const launch = (async function launch() {
         // may write (the code cache files' rule, above), and none may enter: node makes its own
         // directories inside by the umask, open to all under umask 000.
         const stat = fs.lstatSync(dir);
-        if (stat.isDirectory() && ownedAlone(stat)) {
+        const build = fullCliBuild();
+        if (stat.isDirectory() && ownedAlone(stat) && build) {
           if (ownUid !== undefined && (stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
-          enableCompileCache(dir);
+          // A directory per build: node keys its entries by the file, and a new build's chunks have
+          // new names. Another build's, but the KEPT_BUILDS last made, go when one is made.
+          const buildDir = `${dir}${sep}${build}`;
+          if (fs.mkdirSync(buildDir, { recursive: true, mode: 0o700 }) !== undefined)
+            removeAllButLatest(otherDirectories(dir, build), KEPT_BUILDS);
+          enableCompileCache(buildDir);
         }
       } catch {
         // A cache that cannot be made only costs speed.

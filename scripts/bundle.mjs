@@ -3,8 +3,8 @@
 // CommonJS loading; one pre-resolved ESM graph makes `tokencli token` from the cache markedly
 // cheaper (see `npm run bench`). Heavy runtime dependencies stay external and load on demand.
 import { createHash } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { leaveOutHelpText } from './help-text.mjs';
@@ -81,6 +81,26 @@ await build({
     js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);",
   },
 });
+
+/**
+ * The full CLI's first line names its build (a hash of every file the build above wrote): the
+ * launcher keeps node's compile cache of each build in a directory of its own, so that another
+ * build's entries, whose chunks have other names, can go (bin/tokencli.js, FULL_CLI_HEADER).
+ */
+const FULL_CLI_HEADER = '// tokencli build ';
+{
+  const files = readdirSync('dist/cli-bundle', { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).replaceAll('\\', '/'))
+    .sort();
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file}\n`).update(readFileSync(file));
+  const main = 'dist/cli-bundle/main.js';
+  writeFileSync(
+    main,
+    `${FULL_CLI_HEADER}${hash.digest('base64url').slice(0, 16)}\n${readFileSync(main, 'utf8')}`,
+  );
+}
 
 /**
  * The launcher's light path, each part as ONE file: light-argv (the command model and a small

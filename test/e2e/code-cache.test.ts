@@ -11,6 +11,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
@@ -195,6 +196,32 @@ describe('the light bundles’ code cache', () => {
     );
   });
 
+  test('of other nodes’ directories the three last written stay when this node makes its own; older ones go', async () => {
+    const { env, dir } = cacheHome();
+    const versions = join(dir, '..');
+    // Four other nodes: the oldest goes when this one writes its first cache.
+    const written = {
+      'v18.0.0-x64': 1_000_000,
+      'v19.0.0-x64': 2_000_000,
+      'v21.0.0-x64': 3_000_000,
+      'v23.0.0-x64': 4_000_000,
+    };
+    for (const [other, seconds] of Object.entries(written)) {
+      mkdirSync(join(versions, other), { recursive: true, mode: 0o700 });
+      writeFileSync(join(versions, other, 'light-argv-OLDBUILD0OLDBUILD'), 'old');
+      utimesSync(join(versions, other), seconds, seconds);
+    }
+    expect((await runCli(['--version'], { env })).code).toBe(0);
+    const kept = ['v19.0.0-x64', 'v21.0.0-x64', 'v23.0.0-x64', `${process.version}-${process.arch}`];
+    expect(readdirSync(versions).sort()).toEqual(kept.sort());
+    // Only when its own is made: a run that writes into it leaves the others alone.
+    mkdirSync(join(versions, 'v17.0.0-x64'));
+    utimesSync(join(versions, 'v17.0.0-x64'), 1_000, 1_000);
+    rmSync(join(dir, `light-argv-${buildOf('light-argv')}`));
+    expect((await runCli(['--version'], { env })).code).toBe(0);
+    expect(readdirSync(versions)).toContain('v17.0.0-x64');
+  });
+
   test('a directory at the cache file’s name costs speed only: no partial file is left at any run', async () => {
     const { env, dir } = cacheHome();
     const name = `light-argv-${buildOf('light-argv')}`;
@@ -247,6 +274,27 @@ describe('the light bundles’ code cache', () => {
     });
     expect(openRun.code).toBe(0);
     expect(readdirSync(openCache)).toEqual([]);
+
+    // A directory per build of the full CLI: when this one's is made, other builds' but the two
+    // last made go (their chunks' entries would stay forever in one directory).
+    const builds = cacheHome();
+    const buildsCache = join(builds.dir, '..', '..', 'compile-cache');
+    const written = { OLDEST: 1_000_000, OLDER: 2_000_000, OLD: 3_000_000 };
+    for (const [other, seconds] of Object.entries(written)) {
+      mkdirSync(join(buildsCache, other, 'v22.0.0-x64-0'), { recursive: true, mode: 0o700 });
+      utimesSync(join(buildsCache, other), seconds, seconds);
+    }
+    const buildsEnv = { ...builds.env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
+    expect((await runCli(['--help'], { env: buildsEnv })).code).toBe(0);
+    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      const build = readFileSync(join(BUNDLES, 'main.js'), 'latin1')
+        .split('\n')[0]
+        ?.slice('// tokencli build '.length);
+      expect(readdirSync(buildsCache).sort()).toEqual(['OLD', 'OLDER', build].sort());
+      expect(readdirSync(join(buildsCache, build ?? '')).length).toBeGreaterThan(0);
+    } else {
+      expect(readdirSync(buildsCache).sort()).toEqual(['OLD', 'OLDER', 'OLDEST']);
+    }
 
     // One that others may enter is closed first: node's own directories inside follow the umask.
     const readable = cacheHome();
