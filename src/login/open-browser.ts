@@ -52,9 +52,11 @@ function launchBrowserVariable(program: string, url: string): Promise<ChildProce
   });
 }
 
-function describe(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'the program was not found';
+/** Why a program did not start; `named`: the system's opener, which the warning names only here. */
+function describe(error: unknown, named = false): string {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  // The single executable runs the system's xdg-open (no copy of its own): say which is missing.
+  if (code === 'ENOENT') return named && path ? `${path} was not found` : 'the program was not found';
   if (code === 'EACCES') return 'the program is not executable';
   return error instanceof Error ? error.message : String(error);
 }
@@ -88,11 +90,13 @@ export async function openBrowser(url: string, options: OpenBrowserOptions): Pro
       ? await launchBrowserVariable(program, url)
       : await (options.launch ?? launchWithOpen)(url);
   } catch (error) {
-    warn(`could not open ${via}: ${describe(error)}; open the URL yourself`);
+    warn(`could not open ${via}: ${describe(error, !program)}; open the URL yourself`);
     return false;
   }
   // The opener (xdg-open, open, a BROWSER script) exits soon; a non-zero status means no browser.
-  child.once('error', (error) => warn(`could not open ${via}: ${describe(error)}; open the URL yourself`));
+  child.once('error', (error) =>
+    warn(`could not open ${via}: ${describe(error, !program)}; open the URL yourself`),
+  );
   child.once('exit', (code) => {
     if (code !== null && code !== 0) {
       warn(`could not open ${via} (it exited with status ${code}); open the URL yourself`);

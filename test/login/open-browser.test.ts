@@ -125,12 +125,12 @@ describe('openBrowser', () => {
         platform: 'linux',
         warn: rejected.warn,
         launch: async () => {
-          throw Object.assign(new Error('spawn xdg-open ENOENT'), { code: 'ENOENT' });
+          throw Object.assign(new Error('spawn xdg-open ENOENT'), { code: 'ENOENT', path: 'xdg-open' });
         },
       }),
     ).toBe(false);
     expect(rejected.lines).toEqual([
-      'could not open the system browser: the program was not found; open the URL yourself',
+      'could not open the system browser: xdg-open was not found; open the URL yourself',
     ]);
 
     const exited = collect();
