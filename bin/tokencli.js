@@ -150,18 +150,16 @@ const KEPT_NODES = 3;
  * directories) but the `kept` written last, so that caches in use side by side stay and
  * upgrades pile nothing up.
  */
-// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
-const removeAllButLatest = (function removeAllButLatest(others, kept) {
+function removeAllButLatest(others, kept) {
   for (const other of others) {
     let later = 0;
     for (const another of others) if (another.written > other.written) later++;
     if (later >= kept) fs.rmSync(other.path, { recursive: true, force: true });
   }
-});
+}
 
 /** The directories in `dir` but `current`, with when each was last written. */
-// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
-const otherDirectories = (function otherDirectories(dir, current) {
+function otherDirectories(dir, current) {
   const others = [];
   for (const entry of fs.readdirSync(dir)) {
     if (entry === current) continue;
@@ -170,7 +168,7 @@ const otherDirectories = (function otherDirectories(dir, current) {
     if (stat?.isDirectory()) others.push({ path, written: stat.mtimeMs });
   }
   return others;
-});
+}
 
 /** The paths a cache file has seen and V8's data, or undefined for a file not in this format. */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
@@ -348,18 +346,19 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
 const FULL_CLI_HEADER = '// tokencli build ';
 
 /** The build of dist/cli-bundle/main.js, from its first line, or undefined. */
-// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
-const fullCliBuild = (function fullCliBuild() {
+function fullCliBuild() {
   const fd = fs.openSync(`${bundles}${sep}main.js`, 'r');
   try {
     const head = Buffer.alloc(64);
     const line = head.toString('latin1', 0, fs.readSync(fd, head, 0, head.length, 0));
     const end = line.indexOf('\n');
-    return line.startsWith(FULL_CLI_HEADER) && end !== -1 ? line.slice(FULL_CLI_HEADER.length, end) : undefined;
+    return line.startsWith(FULL_CLI_HEADER) && end !== -1
+      ? line.slice(FULL_CLI_HEADER.length, end)
+      : undefined;
   } finally {
     fs.closeSync(fd);
   }
-});
+}
 
 /** Answers lightly when it can, or runs the full CLI; an error it throws is a crash, as in any script. */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
