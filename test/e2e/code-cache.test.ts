@@ -49,6 +49,29 @@ function cacheHome(): { env: Record<string, string>; dir: string } {
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
+/** Whether this node has a module compile cache (Node ≥ 22; not in the Node 20 types this project compiles against). */
+const hasCompileCache =
+  typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/**
+ * `tokencli --help` (the full CLI) in a fresh cache home, with node's compile cache on as users
+ * have it (the test run turns it off: test/setup/private-tmpdir.ts); `prepare` gets the
+ * compile-cache directory, made beforehand, when given.
+ */
+async function fullCliRun(prepare?: (compileCache: string) => void, umask?: string) {
+  const { env, dir } = cacheHome();
+  const compileCache = join(dir, '..', '..', 'compile-cache');
+  if (prepare) {
+    mkdirSync(compileCache, { recursive: true });
+    prepare(compileCache);
+  }
+  const run = await runCli(['--help'], {
+    env: { ...env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
+    ...(umask ? { umask } : {}),
+  });
+  return { code: run.code, compileCache };
+}
+
 describe('the light bundles’ code cache', () => {
   test('is written once, private, named after the build, and used as it is by the next runs', async () => {
     const { env, dir } = cacheHome();
@@ -249,68 +272,47 @@ describe('the light bundles’ code cache', () => {
   });
 
   test('the full CLI keeps node’s compile cache (Node ≥ 22) beside it, in a private directory', async () => {
-    const { env, dir } = cacheHome();
-    // The test run turns node's compile cache off (test/setup/private-tmpdir.ts); users do not.
-    const run = await runCli(['--help'], {
-      env: { ...env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
-    });
-    expect(run.code).toBe(0);
-    const compileCache = join(dir, '..', '..', 'compile-cache');
-    // Not in the Node 20 types this project compiles against.
-    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+    const { code, compileCache } = await fullCliRun();
+    expect(code).toBe(0);
+    if (hasCompileCache) {
       expect(mode(compileCache)).toBe(0o700);
       expect(readdirSync(compileCache).length).toBeGreaterThan(0);
     } else {
       expect(existsSync(compileCache)).toBe(false);
     }
+  });
 
-    // One that others may write is not used: node would run what it finds there.
-    const open = cacheHome();
-    const openCache = join(open.dir, '..', '..', 'compile-cache');
-    mkdirSync(openCache, { recursive: true });
-    chmodSync(openCache, 0o777);
-    const openRun = await runCli(['--help'], {
-      env: { ...open.env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
-    });
-    expect(openRun.code).toBe(0);
-    expect(readdirSync(openCache)).toEqual([]);
+  test('node’s compile cache: one that others may write is not used, one they may enter is closed first', async () => {
+    // Node would run what it finds there.
+    const open = await fullCliRun((dir) => chmodSync(dir, 0o777));
+    expect(open.code).toBe(0);
+    expect(readdirSync(open.compileCache)).toEqual([]);
 
-    // A directory per build of the full CLI: when this one's is made, other builds' but the two
-    // last made go (their chunks' entries would stay forever in one directory).
-    const builds = cacheHome();
-    const buildsCache = join(builds.dir, '..', '..', 'compile-cache');
+    // Node makes its own directories inside by the umask.
+    const readable = await fullCliRun((dir) => chmodSync(dir, 0o755), '000');
+    expect(readable.code).toBe(0);
+    expect(mode(readable.compileCache)).toBe(hasCompileCache ? 0o700 : 0o755);
+    if (hasCompileCache) expect(readdirSync(readable.compileCache).length).toBeGreaterThan(0);
+  });
+
+  test('node’s compile cache is kept per build: when this one’s is made, other builds’ but the two last made go', async () => {
+    // Their chunks' entries, named anew by each build, would otherwise stay forever in one directory.
     const written = { OLDEST: 1_000_000, OLDER: 2_000_000, OLD: 3_000_000 };
-    for (const [other, seconds] of Object.entries(written)) {
-      mkdirSync(join(buildsCache, other, 'v22.0.0-x64-0'), { recursive: true, mode: 0o700 });
-      utimesSync(join(buildsCache, other), seconds, seconds);
-    }
-    const buildsEnv = { ...builds.env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
-    expect((await runCli(['--help'], { env: buildsEnv })).code).toBe(0);
-    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+    const { code, compileCache } = await fullCliRun((dir) => {
+      for (const [other, seconds] of Object.entries(written)) {
+        mkdirSync(join(dir, other, 'v22.0.0-x64-0'), { recursive: true, mode: 0o700 });
+        utimesSync(join(dir, other), seconds, seconds);
+      }
+    });
+    expect(code).toBe(0);
+    if (hasCompileCache) {
       const build = readFileSync(join(BUNDLES, 'main.js'), 'latin1')
         .split('\n')[0]
         ?.slice('// tokencli build '.length);
-      expect(readdirSync(buildsCache).sort()).toEqual(['OLD', 'OLDER', build].sort());
-      expect(readdirSync(join(buildsCache, build ?? '')).length).toBeGreaterThan(0);
+      expect(readdirSync(compileCache).sort()).toEqual(['OLD', 'OLDER', build].sort());
+      expect(readdirSync(join(compileCache, build ?? '')).length).toBeGreaterThan(0);
     } else {
-      expect(readdirSync(buildsCache).sort()).toEqual(['OLD', 'OLDER', 'OLDEST']);
-    }
-
-    // One that others may enter is closed first: node's own directories inside follow the umask.
-    const readable = cacheHome();
-    const readableCache = join(readable.dir, '..', '..', 'compile-cache');
-    mkdirSync(readableCache, { recursive: true });
-    chmodSync(readableCache, 0o755);
-    const readableRun = await runCli(['--help'], {
-      env: { ...readable.env, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined },
-      umask: '000',
-    });
-    expect(readableRun.code).toBe(0);
-    if (typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
-      expect(mode(readableCache)).toBe(0o700);
-      expect(readdirSync(readableCache).length).toBeGreaterThan(0);
-    } else {
-      expect(mode(readableCache)).toBe(0o755);
+      expect(readdirSync(compileCache).sort()).toEqual(['OLD', 'OLDER', 'OLDEST']);
     }
   });
 
