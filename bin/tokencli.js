@@ -412,7 +412,11 @@ const launch = (async function launch() {
         const stat = fs.lstatSync(dir);
         const build = fullCliBuild();
         if (stat.isDirectory() && ownedAlone(stat) && build) {
-          if (ownUid !== undefined && (stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+          if (ownUid !== undefined && (stat.mode & 0o077) !== 0) {
+            fs.chmodSync(dir, 0o700);
+            // What others could enter may hold what they put into node's directories there.
+            for (const entry of fs.readdirSync(dir)) fs.rmSync(`${dir}${sep}${entry}`, { recursive: true, force: true });
+          }
           // A directory per build: node keys its entries by the file, and a new build's chunks have
           // new names. Another build's, but the KEPT_BUILDS last made, go when one is made.
           const buildDir = `${dir}${sep}${build}`;

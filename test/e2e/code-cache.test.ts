@@ -62,7 +62,7 @@ async function fullCliRun(prepare?: (compileCache: string) => void, umask?: stri
   const { env, dir } = cacheHome();
   const compileCache = join(dir, '..', '..', 'compile-cache');
   if (prepare) {
-    mkdirSync(compileCache, { recursive: true });
+    mkdirSync(compileCache, { recursive: true, mode: 0o700 });
     prepare(compileCache);
   }
   const run = await runCli(['--help'], {
@@ -288,10 +288,17 @@ describe('the light bundles’ code cache', () => {
     expect(open.code).toBe(0);
     expect(readdirSync(open.compileCache)).toEqual([]);
 
-    // Node makes its own directories inside by the umask.
-    const readable = await fullCliRun((dir) => chmodSync(dir, 0o755), '000');
+    // Node makes its own directories inside by the umask: what others could reach there is
+    // emptied, as they may have put something into it.
+    const planted = join('v22.0.0-x64-0', 'planted');
+    const readable = await fullCliRun((dir) => {
+      mkdirSync(join(dir, 'v22.0.0-x64-0'), { mode: 0o777 });
+      writeFileSync(join(dir, planted), 'not ours');
+      chmodSync(dir, 0o755);
+    }, '000');
     expect(readable.code).toBe(0);
     expect(mode(readable.compileCache)).toBe(hasCompileCache ? 0o700 : 0o755);
+    expect(existsSync(join(readable.compileCache, planted))).toBe(!hasCompileCache);
     if (hasCompileCache) expect(readdirSync(readable.compileCache).length).toBeGreaterThan(0);
   });
 
