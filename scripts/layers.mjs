@@ -11,15 +11,21 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, '.tmp', 'layers');
-const bin = (name) => join(root, 'node_modules', '.bin', name);
+// Each tool's own script, run by this node: node_modules/.bin holds shell wrappers, which Windows
+// cannot start (and .cmd ones beside them).
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const depcruise = join(root, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
-const run = (command, args, env = process.env) =>
-  spawnSync(command, args, { cwd: root, stdio: 'inherit', env }).status ?? 1;
+const run = (script, args, env = process.env) => {
+  const result = spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit', env });
+  if (result.error) console.error(`layers: cannot run ${script}: ${result.error.message}`);
+  return result.status ?? 1;
+};
 
 rmSync(out, { recursive: true, force: true });
-let status = run(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', out, '--declaration', 'false']);
+let status = run(tsc, ['-p', 'tsconfig.build.json', '--outDir', out, '--declaration', 'false']);
 if (status === 0) {
-  status = run(bin('depcruise'), ['--config', '.dependency-cruiser.cjs', '.tmp/layers'], {
+  status = run(depcruise, ['--config', '.dependency-cruiser.cjs', '.tmp/layers'], {
     ...process.env,
     LAYERS_ROOT: '.tmp/layers',
   });

@@ -26,9 +26,17 @@ function violations(trees: Record<string, string>): Record<string, string[]> {
   const paths = Object.values(trees).map((tree) => relative(root, tree));
   let output: string;
   try {
+    // The tool's own script, run by this node: Windows cannot start node_modules/.bin's shell wrapper.
     output = execFileSync(
-      join(root, 'node_modules/.bin/depcruise'),
-      ['--config', '.dependency-cruiser.cjs', '--output-type', 'json', ...paths],
+      process.execPath,
+      [
+        join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+        '--config',
+        '.dependency-cruiser.cjs',
+        '--output-type',
+        'json',
+        ...paths,
+      ],
       {
         cwd: root,
         env: { ...process.env, LAYERS_ROOT: paths.join(',') },
