@@ -1,8 +1,9 @@
 /**
  * vitest globalSetup: the run gets a temporary directory of its own, and fails if the run leaves
- * anything in it. Test files, the CLIs they spawn and the services those start all inherit TMPDIR
- * (os.tmpdir() reads it on every call), so a leaked directory, socket or packed install lands
- * here rather than among the files of other programs on the machine, and is named in the failure.
+ * anything in it. Test files, the CLIs they spawn and the services those start all inherit TMPDIR,
+ * and TEMP and TMP for Windows (os.tmpdir() reads them on every call), so a leaked directory,
+ * socket or packed install lands here rather than among the files of other programs on the
+ * machine, and is named in the failure.
  *
  * Node 22 and later keep a module compile cache that programs turn on themselves (npm 11 does, for
  * every `npm pack`/`npm install` a test runs, and so does the CLI for its full path); it defaults
@@ -25,7 +26,11 @@ export default function setup(): () => void {
   const userCache = unregisteredTempDir(systemTemp, 'tokencli-test-cache-');
   const previousDisable = process.env.NODE_DISABLE_COMPILE_CACHE;
   const previousUserCache = process.env.XDG_CACHE_HOME;
+  // Windows' os.tmpdir() reads TEMP and TMP, not TMPDIR; POSIX reads TMPDIR first.
+  const previousTemp = { TEMP: process.env.TEMP, TMP: process.env.TMP };
   process.env.TMPDIR = runTemp;
+  process.env.TEMP = runTemp;
+  process.env.TMP = runTemp;
   process.env.NODE_DISABLE_COMPILE_CACHE = '1';
   process.env.XDG_CACHE_HOME = userCache;
   return () => {
@@ -47,6 +52,10 @@ export default function setup(): () => void {
       );
     }
     process.env.TMPDIR = systemTemp;
+    for (const [name, value] of Object.entries(previousTemp)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     if (previousUserCache === undefined) delete process.env.XDG_CACHE_HOME;
     else process.env.XDG_CACHE_HOME = previousUserCache;
     if (previousDisable === undefined) delete process.env.NODE_DISABLE_COMPILE_CACHE;
