@@ -177,9 +177,16 @@ export function loadAddonAnywhere(
   } finally {
     const made = dir;
     if (made !== undefined) {
-      if (process.platform === 'win32')
-        process.once('exit', () => rmSync(made, { recursive: true, force: true }));
-      else rmSync(made, { recursive: true, force: true });
+      if (process.platform === 'win32') {
+        process.once('exit', () => {
+          try {
+            rmSync(made, { recursive: true, force: true });
+          } catch {
+            // Still loaded (Windows may refuse to delete a mapped DLL even then): left, rather than
+            // a stack trace from an exit listener.
+          }
+        });
+      } else rmSync(made, { recursive: true, force: true });
     }
   }
 }
