@@ -92,7 +92,10 @@ if (archive.endsWith('.zip')) {
   execFileSync(tarCommand(), ['-a', '-cf', archive, '-C', stage, ...files]);
 } else {
   // Compressed hardest: the executable is most of the archive (bench/cli.mjs measures its size).
-  const tar = execFileSync('tar', [...rootOwned(), '-cf', '-', '-C', stage, ...files], {
+  // macOS's tar would add the files' extended attributes (as `._NAME` entries): none wanted.
+  const noMacMetadata = process.platform === 'darwin' ? ['--no-mac-metadata'] : [];
+  const tar = execFileSync('tar', [...rootOwned(), ...noMacMetadata, '-cf', '-', '-C', stage, ...files], {
+    env: { ...process.env, COPYFILE_DISABLE: '1' },
     maxBuffer: 1 << 30,
   });
   writeFileSync(archive, execFileSync('gzip', ['-9', '-n'], { input: tar, maxBuffer: 1 << 30 }));

@@ -85,7 +85,13 @@ export async function trainCodeCaches(exe, dir) {
     run(['info'], profile);
     run(['exec', '--', exe, '--version'], profile);
   } finally {
-    service.child.kill();
+    // Waited for: Windows cannot rewrite an executable that still runs (the build's next step).
+    const { child } = service;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
+    }
   }
   const [versionDir, ...others] = readdirSync(join(cacheHome, 'tokencli', 'code-cache'));
   if (!versionDir || others.length > 0)
