@@ -184,6 +184,8 @@ main() {
   esac
   if [ "$os" = win ]; then
     archive="tokencli-$version-$os-$arch.zip" program=tokencli.exe
+    # Found before anything is downloaded, as the tools below are (Git for Windows has it).
+    command -v unzip >/dev/null 2>&1 || fail "unzip is not installed to unpack $archive"
   else
     archive="tokencli-$version-$os-$arch.tar.gz" program=tokencli
   fi

@@ -262,6 +262,25 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(server.requests().map((r) => r.path)).toEqual(['/SHA256SUMS']);
   });
 
+  test('Windows without unzip is refused before anything is downloaded', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    // Git Bash's uname, on a PATH of install.sh's tools without unzip.
+    const bin = pathWith([...INSTALL_TOOLS.filter((tool) => tool !== 'uname'), 'curl', 'sha256sum']);
+    writeFileSync(
+      join(bin, 'uname'),
+      '#!/bin/sh\ncase $1 in -s) echo MINGW64_NT-10.0 ;; -m) echo x86_64 ;; esac\n',
+      {
+        mode: 0o755,
+      },
+    );
+    expectRefused(
+      install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }),
+      /^tokencli install: unzip is not installed to unpack tokencli-9\.8\.7-win-x64\.zip$/m,
+    );
+    expect(server.requests()).toEqual([]);
+  });
+
   test.each([
     [
       // What a glibc build meets on musl: the interpreter it names is not there.
