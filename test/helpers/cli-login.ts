@@ -5,7 +5,7 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { expect } from 'vitest';
-import { BIN, type CliResult, cleanEnv, runCli, tempDir } from './cli.js';
+import { CLI, type CliResult, cleanEnv, runCli, tempDir } from './cli.js';
 import { clientEnv } from './client-env.js';
 
 /** Any free port, no browser: the redirect URI most login tests use. */
@@ -40,7 +40,8 @@ export function startLogin(
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
 ): LoginProcess {
-  const child = spawn(process.execPath, [BIN, 'login', ...args], { env: cleanEnv(env), stdio: 'pipe' });
+  const [command, ...cliArgs] = CLI;
+  const child = spawn(command, [...cliArgs, 'login', ...args], { env: cleanEnv(env), stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   let foundUrl: (url: URL) => void = () => {};

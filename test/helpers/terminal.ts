@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { requiredInCi } from './ci-required.js';
-import { BIN, cleanEnv } from './cli.js';
+import { CLI_SH, cleanEnv } from './cli.js';
 
 /** Why the terminal tests skip, or undefined: macOS's `script` is BSD's, without `-e` or `-c`. */
 export const scriptMissing =
@@ -32,7 +32,7 @@ export function onTerminal(
   env: Record<string, string | undefined>,
   options: TerminalRun = {},
 ): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+  const command = `${CLI_SH} ${args.map((a) => `'${a}'`).join(' ')}`;
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     env: cleanEnv({ TERM: 'dumb', ...env }),
     stdio: 'pipe',
