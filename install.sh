@@ -283,7 +283,8 @@ main() {
   case $expected in
     "")
       listed=$(listed_version "${archive#tokencli-"$version"}" "$tmp/SHA256SUMS")
-      [ -z "$listed" ] ||
+      # This version named, but on no line with a checksum: the list is damaged (below).
+      [ -z "$listed" ] || [ "$listed" = "$version" ] ||
         fail "$(shown "$base_url") holds the files of tokencli $listed, not $version: set TOKENCLI_DOWNLOAD_URL and TOKENCLI_VERSION to the same release; nothing installed"
       fail "SHA256SUMS has no checksum for $archive: this release has no such file (or the list is damaged); see the README for installing with npm" ;;
     *"

@@ -195,6 +195,17 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
       /127\.0\.0\.1:\d+ holds the files of tokencli 9\.8\.6-rc\.1, not 9\.8\.7: set TOKENCLI_DOWNLOAD_URL and TOKENCLI_VERSION to the same release; nothing installed$/m,
     );
+    // This release's own line, damaged (a checksum cut short): the list is damaged, not another release's.
+    const damaged = fakeRelease('9.8.7');
+    writeFileSync(
+      join(damaged.dir, 'SHA256SUMS'),
+      `${'a'.repeat(62)}  ${damaged.archive}\n${'b'.repeat(64)}  tokencli-9.8.7-other-os.tar.gz\n`,
+    );
+    const damagedServer = await serve(damaged.dir);
+    expectRefused(
+      install(damagedServer.url, { TOKENCLI_VERSION: '9.8.7' }),
+      /SHA256SUMS has no checksum for tokencli-9\.8\.7-.*: this release has no such file \(or the list is damaged\)/,
+    );
     // A name that is no version is not repeated: the plain refusal.
     const odd = fakeRelease('9.8.6');
     const renamed = join(odd.dir, `tokencli-\x1b[31mred-${THIS_PLATFORM}.tar.gz`);
