@@ -139,9 +139,8 @@ const CACHE_MAGIC = 'tokencli code cache 1:';
 /** Other builds' code caches kept beside this build's, of each bundle (see saveCodeCaches). */
 const KEPT_BUILDS = 2;
 /**
- * Other nodes' code-cache directories kept beside this node's: the four lines tokencli runs on,
- * one of them perhaps the executable's. A node no longer used leaves its directory until as many
- * others have written after it.
+ * Other nodes' code-cache directories kept, the last written, when a node makes its own: the four
+ * lines tokencli runs on, one of them perhaps the executable's.
  */
 const KEPT_NODES = 3;
 
@@ -403,15 +402,15 @@ const launch = (async function launch() {
     const { enableCompileCache } = process.getBuiltinModule('node:module');
     if (enableCompileCache && cacheRoot && !sea) {
       try {
-        // Private like ours: node makes its own directories inside world-readable.
         const dir = join(cacheRoot, 'compile-cache');
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // Node runs what it finds there: only from a directory of this user's that no one else
-        // may write (the code cache files' rule, above), and none may enter: node makes its own
-        // directories inside by the umask, open to all under umask 000.
+        // Node runs what it finds there: only from a directory of this user's, in one of theirs,
+        // that no one else may write (the code cache files' rule, above), and none may enter: node
+        // makes its own directories inside by the umask, open to all under umask 000.
         const stat = fs.lstatSync(dir);
+        const root = fs.lstatSync(cacheRoot);
         const build = fullCliBuild();
-        if (stat.isDirectory() && ownedAlone(stat) && build) {
+        if (stat.isDirectory() && ownedAlone(stat) && root.isDirectory() && ownedAlone(root) && build) {
           if (ownUid !== undefined && (stat.mode & 0o077) !== 0) {
             fs.chmodSync(dir, 0o700);
             // What others could enter may hold what they put into node's directories there.
@@ -420,8 +419,14 @@ const launch = (async function launch() {
           // A directory per build: node keys its entries by the file, and a new build's chunks have
           // new names. Another build's, but the KEPT_BUILDS last made, go when one is made.
           const buildDir = `${dir}${sep}${build}`;
-          if (fs.mkdirSync(buildDir, { recursive: true, mode: 0o700 }) !== undefined)
-            removeAllButLatest(otherDirectories(dir, build), KEPT_BUILDS);
+          if (fs.mkdirSync(buildDir, { recursive: true, mode: 0o700 }) !== undefined) {
+            const others = otherDirectories(dir, build);
+            // Node's own directories straight inside (v22.x.y-…: an earlier launcher's, which held
+            // every build's entries) go at once; a build's name has no dot.
+            const nodes = others.filter((other) => other.path.includes('.', dir.length + 1));
+            removeAllButLatest(nodes, 0);
+            removeAllButLatest(others.filter((other) => !nodes.includes(other)), KEPT_BUILDS);
+          }
           enableCompileCache(buildDir);
         }
       } catch {

@@ -288,6 +288,11 @@ describe('the light bundles’ code cache', () => {
     expect(open.code).toBe(0);
     expect(readdirSync(open.compileCache)).toEqual([]);
 
+    // One inside a cache directory (~/.cache/tokencli) that others may write: they could swap it.
+    const insideOpen = await fullCliRun((dir) => chmodSync(join(dir, '..'), 0o777));
+    expect(insideOpen.code).toBe(0);
+    expect(readdirSync(insideOpen.compileCache)).toEqual([]);
+
     // Node makes its own directories inside by the umask: what others could reach there is
     // emptied, as they may have put something into it.
     const planted = join('v22.0.0-x64-0', 'planted');
@@ -310,16 +315,18 @@ describe('the light bundles’ code cache', () => {
         mkdirSync(join(dir, other, 'v22.0.0-x64-0'), { recursive: true, mode: 0o700 });
         utimesSync(join(dir, other), seconds, seconds);
       }
+      // Node's own directory straight inside, as an earlier launcher left it (every build's
+      // entries in one place): it goes however recent.
+      mkdirSync(join(dir, 'v22.23.3-x64-9de703df-0'), { mode: 0o700 });
     });
     expect(code).toBe(0);
     if (hasCompileCache) {
-      const build = readFileSync(join(BUNDLES, 'main.js'), 'latin1')
-        .split('\n')[0]
-        ?.slice('// tokencli build '.length);
+      // The full CLI's first line names its build, last (scripts/bundle.mjs).
+      const build = readFileSync(join(BUNDLES, 'main.js'), 'latin1').split('\n')[0]?.split(' ').at(-1);
       expect(readdirSync(compileCache).sort()).toEqual(['OLD', 'OLDER', build].sort());
       expect(readdirSync(join(compileCache, build ?? '')).length).toBeGreaterThan(0);
     } else {
-      expect(readdirSync(compileCache).sort()).toEqual(['OLD', 'OLDER', 'OLDEST']);
+      expect(readdirSync(compileCache).sort()).toEqual(['OLD', 'OLDER', 'OLDEST', 'v22.23.3-x64-9de703df-0']);
     }
   });
 
