@@ -182,6 +182,10 @@ main() {
     aarch64 | arm64) arch=arm64 ;;
     *) fail "no tokencli release for this processor ($arch); see the README for installing with npm" ;;
   esac
+  # An Apple Silicon Mac in a Rosetta terminal says x86_64: its own build is the arm64 one.
+  if [ "$os" = darwin ] && [ "$arch" = x64 ] && [ "$(sysctl -n hw.optional.arm64 2>/dev/null)" = 1 ]; then
+    arch=arm64
+  fi
   if [ "$os" = win ]; then
     archive="tokencli-$version-$os-$arch.zip" program=tokencli.exe
     # Found before anything is downloaded, as the tools below are (Git for Windows has it).

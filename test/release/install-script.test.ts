@@ -273,6 +273,39 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(server.requests().map((r) => r.path)).toEqual(['/SHA256SUMS']);
   });
 
+  test('an Apple Silicon Mac in a Rosetta terminal gets the arm64 build', async () => {
+    const { dir } = fakeRelease('9.8.7', 'darwin-arm64');
+    const server = await serve(dir);
+    for (const [arm64, archive] of [
+      ['1', 'tokencli-9.8.7-darwin-arm64.tar.gz'],
+      ['0', 'tokencli-9.8.7-darwin-x64.tar.gz'],
+    ] as const) {
+      // macOS's uname under Rosetta, and its sysctl saying whether the processor is arm64.
+      const bin = tempDir('tokencli-fake-mac-');
+      writeFileSync(
+        join(bin, 'uname'),
+        '#!/bin/sh\ncase $1 in -s) echo Darwin ;; -m) echo x86_64 ;; esac\n',
+        {
+          mode: 0o755,
+        },
+      );
+      writeFileSync(join(bin, 'sysctl'), `#!/bin/sh\n[ "$*" = '-n hw.optional.arm64' ] && echo ${arm64}\n`, {
+        mode: 0o755,
+      });
+      const run = install(server.url, {
+        TOKENCLI_VERSION: '9.8.7',
+        PATH: `${bin}${delimiter}${process.env.PATH}`,
+      });
+      if (arm64 === '1') expect(run.status, run.stderr).toBe(0);
+      else expectRefused(run, new RegExp(`SHA256SUMS has no checksum for ${archive.replaceAll('.', '\\.')}`));
+    }
+    expect(server.requests().map((r) => r.path)).toEqual([
+      '/SHA256SUMS',
+      '/tokencli-9.8.7-darwin-arm64.tar.gz',
+      '/SHA256SUMS',
+    ]);
+  });
+
   test('Windows without unzip is refused before anything is downloaded', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
