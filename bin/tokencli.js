@@ -359,6 +359,43 @@ function fullCliBuild() {
   }
 }
 
+/**
+ * The directory of node's compile cache for this build of the full CLI, made ready, or undefined
+ * where it may not be used.
+ */
+function compileCacheDir() {
+  const dir = join(cacheRoot, 'compile-cache');
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Node runs what it finds there: only from a directory of this user's, in one of theirs, that
+  // no one else may write (the code cache files' rule, above), and none may enter: node makes its
+  // own directories inside by the umask, open to all under umask 000.
+  const stat = fs.lstatSync(dir);
+  const root = fs.lstatSync(cacheRoot);
+  const build = fullCliBuild();
+  if (!stat.isDirectory() || !ownedAlone(stat) || !root.isDirectory() || !ownedAlone(root) || !build)
+    return undefined;
+  if (ownUid !== undefined && (stat.mode & 0o077) !== 0) {
+    fs.chmodSync(dir, 0o700);
+    // What others could enter may hold what they put into node's directories there.
+    for (const entry of fs.readdirSync(dir))
+      fs.rmSync(`${dir}${sep}${entry}`, { recursive: true, force: true });
+  }
+  // A directory per build: node keys its entries by the file, and a new build's chunks have new
+  // names. Another build's, but the KEPT_BUILDS last made, go when one is made; node's own
+  // directories straight inside (v22.x.y-…: an earlier launcher's, which held every build's
+  // entries) go at once, told apart by their dots, which a build's name has none of.
+  const buildDir = `${dir}${sep}${build}`;
+  if (fs.mkdirSync(buildDir, { recursive: true, mode: 0o700 }) !== undefined) {
+    const builds = [];
+    for (const other of otherDirectories(dir, build)) {
+      if (other.path.includes('.', dir.length + 1)) fs.rmSync(other.path, { recursive: true, force: true });
+      else builds.push(other);
+    }
+    removeAllButLatest(builds, KEPT_BUILDS);
+  }
+  return buildDir;
+}
+
 /** Answers lightly when it can, or runs the full CLI; an error it throws is a crash, as in any script. */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
 const launch = (async function launch() {
@@ -402,33 +439,8 @@ const launch = (async function launch() {
     const { enableCompileCache } = process.getBuiltinModule('node:module');
     if (enableCompileCache && cacheRoot && !sea) {
       try {
-        const dir = join(cacheRoot, 'compile-cache');
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-        // Node runs what it finds there: only from a directory of this user's, in one of theirs,
-        // that no one else may write (the code cache files' rule, above), and none may enter: node
-        // makes its own directories inside by the umask, open to all under umask 000.
-        const stat = fs.lstatSync(dir);
-        const root = fs.lstatSync(cacheRoot);
-        const build = fullCliBuild();
-        if (stat.isDirectory() && ownedAlone(stat) && root.isDirectory() && ownedAlone(root) && build) {
-          if (ownUid !== undefined && (stat.mode & 0o077) !== 0) {
-            fs.chmodSync(dir, 0o700);
-            // What others could enter may hold what they put into node's directories there.
-            for (const entry of fs.readdirSync(dir)) fs.rmSync(`${dir}${sep}${entry}`, { recursive: true, force: true });
-          }
-          // A directory per build: node keys its entries by the file, and a new build's chunks have
-          // new names. Another build's, but the KEPT_BUILDS last made, go when one is made.
-          const buildDir = `${dir}${sep}${build}`;
-          if (fs.mkdirSync(buildDir, { recursive: true, mode: 0o700 }) !== undefined) {
-            const others = otherDirectories(dir, build);
-            // Node's own directories straight inside (v22.x.y-…: an earlier launcher's, which held
-            // every build's entries) go at once; a build's name has no dot.
-            const nodes = others.filter((other) => other.path.includes('.', dir.length + 1));
-            removeAllButLatest(nodes, 0);
-            removeAllButLatest(others.filter((other) => !nodes.includes(other)), KEPT_BUILDS);
-          }
-          enableCompileCache(buildDir);
-        }
+        const dir = compileCacheDir();
+        if (dir) enableCompileCache(dir);
       } catch {
         // A cache that cannot be made only costs speed.
       }

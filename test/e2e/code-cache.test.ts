@@ -17,23 +17,16 @@ import {
   writeFileSync,
 } from 'node:fs';
 import * as nodeModule from 'node:module';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { VERSION } from '../../src/version.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { BUNDLES, lightBundleBuild } from '../helpers/light-bundles.js';
 import { serveForFile } from '../helpers/serve.js';
 import { demoEnv } from './env.js';
 
 const serve = serveForFile();
-const BUNDLES = resolve(import.meta.dirname, '../../dist/cli-bundle');
-const HEADER = '// tokencli light bundle ';
-
-/** The build name on a light bundle's first line (scripts/bundle.mjs). */
-function buildOf(bundle: string): string {
-  const firstLine = readFileSync(join(BUNDLES, `${bundle}.cjs`), 'utf8').split('\n', 1)[0] ?? '';
-  expect(firstLine.startsWith(HEADER)).toBe(true);
-  return firstLine.slice(HEADER.length);
-}
+const buildOf = (bundle: string) => lightBundleBuild(bundle).build;
 
 /** A cache home outside the child's TMPDIR, and the directory the launcher keeps its code cache in. */
 function cacheHome(): { env: Record<string, string>; dir: string } {

@@ -18,6 +18,7 @@ import { describe, expect, test } from 'vitest';
 import { SEA_NODE_MAJOR } from '../../scripts/release/node26.mjs';
 import { VERSION } from '../../src/version.js';
 import { BINARY, runCli, tempDir } from '../helpers/cli.js';
+import { lightBundleBuild } from '../helpers/light-bundles.js';
 import { serveForFile } from '../helpers/serve.js';
 import { demoEnv } from './env.js';
 
@@ -94,10 +95,7 @@ describe.skipIf(!BINARY)(title, () => {
  */
 function executableCacheName(): { node: string; build: string } {
   const bytes = readFileSync(BINARY ?? '').toString('latin1');
-  const header =
-    readFileSync(join(import.meta.dirname, '../../dist/cli-bundle/light-argv.cjs'), 'latin1').split(
-      '\n',
-    )[0] ?? '';
+  const { build, header } = lightBundleBuild('light-argv');
   if (!bytes.includes(`${header}\n`))
     throw new Error(
       `${BINARY} was not built from this dist/ (run npm run build:release and test its executable)`,
@@ -105,5 +103,5 @@ function executableCacheName(): { node: string; build: string } {
   const versions = new Set(bytes.match(new RegExp(`v${SEA_NODE_MAJOR}\\.\\d+\\.\\d+`, 'g')));
   if (versions.size !== 1)
     throw new Error(`${BINARY} names node versions ${[...versions].join(', ') || 'none'}`);
-  return { node: [...versions][0] ?? '', build: header.slice('// tokencli light bundle '.length) };
+  return { node: [...versions][0] ?? '', build };
 }
