@@ -3,7 +3,7 @@
  * profile (docs/contract.md §2.1) and used by later runs; a bad value is one clear error, exit 2,
  * and the profile is left as it was. The password is never saved.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
@@ -69,7 +69,10 @@ describe('configure saves the email, timeout and CA file it is given', () => {
       client_id: DEMO.clientId,
       email: DEMO.email,
       timeout: 10,
-      ca_file: join(work, 'corp-ca.pem'),
+      // Made absolute from the working directory as the system reports it, which behind a
+      // symbolic link (macOS's temporary directory is under /var, a link to /private/var) is
+      // the real path.
+      ca_file: join(realpathSync(work), 'corp-ca.pem'),
       store: 'file',
     });
 
