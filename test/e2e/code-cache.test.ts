@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { VERSION } from '../../src/version.js';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { expectMode } from '../helpers/file-modes.js';
 import { BUNDLES, lightBundleBuild } from '../helpers/light-bundles.js';
 import { serveForFile } from '../helpers/serve.js';
 import { demoEnv } from './env.js';
@@ -28,14 +29,17 @@ import { demoEnv } from './env.js';
 const serve = serveForFile();
 const buildOf = (bundle: string) => lightBundleBuild(bundle).build;
 
-/** A cache home outside the child's TMPDIR, and the directory the launcher keeps its code cache in. */
+/**
+ * A cache home outside the child's temporary directory (TMPDIR; TEMP and TMP on Windows, where
+ * os.tmpdir() reads those), and the directory the launcher keeps its code cache in.
+ */
 function cacheHome(): { env: Record<string, string>; dir: string } {
   const root = tempDir('tokencli-code-cache-');
   const tmp = join(root, 'tmp');
   mkdirSync(tmp);
   const home = join(root, 'cache');
   return {
-    env: { XDG_CACHE_HOME: home, TMPDIR: tmp },
+    env: { XDG_CACHE_HOME: home, TMPDIR: tmp, TEMP: tmp, TMP: tmp },
     dir: join(home, 'tokencli', 'code-cache', `${process.version}-${process.arch}`),
   };
 }
@@ -72,9 +76,9 @@ describe('the light bundles’ code cache', () => {
     expect(first).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
     const file = join(dir, `light-argv-${buildOf('light-argv')}`);
     expect(readdirSync(dir)).toEqual([`light-argv-${buildOf('light-argv')}`]);
-    expect(mode(file)).toBe(0o600);
-    expect(mode(dir)).toBe(0o700);
-    expect(mode(join(dir, '..'))).toBe(0o700);
+    expectMode(file, 0o600);
+    expectMode(dir, 0o700);
+    expectMode(join(dir, '..'), 0o700);
     const written = statSync(file);
 
     const second = await runCli(['--version'], { env });
@@ -268,37 +272,40 @@ describe('the light bundles’ code cache', () => {
     const { code, compileCache } = await fullCliRun();
     expect(code).toBe(0);
     if (hasCompileCache) {
-      expect(mode(compileCache)).toBe(0o700);
+      expectMode(compileCache, 0o700);
       expect(readdirSync(compileCache).length).toBeGreaterThan(0);
     } else {
       expect(existsSync(compileCache)).toBe(false);
     }
   });
 
-  test('node’s compile cache: one that others may write is not used, one they may enter is closed first', async () => {
-    // Node would run what it finds there.
-    const open = await fullCliRun((dir) => chmodSync(dir, 0o777));
-    expect(open.code).toBe(0);
-    expect(readdirSync(open.compileCache)).toEqual([]);
+  test.skipIf(process.platform === 'win32')(
+    'node’s compile cache: one that others may write is not used, one they may enter is closed first (skipped on Windows: no POSIX modes or umask; the profile’s ACL guards it)',
+    async () => {
+      // Node would run what it finds there.
+      const open = await fullCliRun((dir) => chmodSync(dir, 0o777));
+      expect(open.code).toBe(0);
+      expect(readdirSync(open.compileCache)).toEqual([]);
 
-    // One inside a cache directory (~/.cache/tokencli) that others may write: they could swap it.
-    const insideOpen = await fullCliRun((dir) => chmodSync(join(dir, '..'), 0o777));
-    expect(insideOpen.code).toBe(0);
-    expect(readdirSync(insideOpen.compileCache)).toEqual([]);
+      // One inside a cache directory (~/.cache/tokencli) that others may write: they could swap it.
+      const insideOpen = await fullCliRun((dir) => chmodSync(join(dir, '..'), 0o777));
+      expect(insideOpen.code).toBe(0);
+      expect(readdirSync(insideOpen.compileCache)).toEqual([]);
 
-    // Node makes its own directories inside by the umask: what others could reach there is
-    // emptied, as they may have put something into it.
-    const planted = join('v22.0.0-x64-0', 'planted');
-    const readable = await fullCliRun((dir) => {
-      mkdirSync(join(dir, 'v22.0.0-x64-0'), { mode: 0o777 });
-      writeFileSync(join(dir, planted), 'not ours');
-      chmodSync(dir, 0o755);
-    }, '000');
-    expect(readable.code).toBe(0);
-    expect(mode(readable.compileCache)).toBe(hasCompileCache ? 0o700 : 0o755);
-    expect(existsSync(join(readable.compileCache, planted))).toBe(!hasCompileCache);
-    if (hasCompileCache) expect(readdirSync(readable.compileCache).length).toBeGreaterThan(0);
-  });
+      // Node makes its own directories inside by the umask: what others could reach there is
+      // emptied, as they may have put something into it.
+      const planted = join('v22.0.0-x64-0', 'planted');
+      const readable = await fullCliRun((dir) => {
+        mkdirSync(join(dir, 'v22.0.0-x64-0'), { mode: 0o777 });
+        writeFileSync(join(dir, planted), 'not ours');
+        chmodSync(dir, 0o755);
+      }, '000');
+      expect(readable.code).toBe(0);
+      expect(mode(readable.compileCache)).toBe(hasCompileCache ? 0o700 : 0o755);
+      expect(existsSync(join(readable.compileCache, planted))).toBe(!hasCompileCache);
+      if (hasCompileCache) expect(readdirSync(readable.compileCache).length).toBeGreaterThan(0);
+    },
+  );
 
   test('node’s compile cache is kept per build: when this one’s is made, other builds’ but the two last made go', async () => {
     // Their chunks' entries, named anew by each build, would otherwise stay forever in one directory.
@@ -323,52 +330,59 @@ describe('the light bundles’ code cache', () => {
     }
   });
 
-  test('a cache file another user wrote, or could rewrite, is never run', async () => {
-    const { env, dir } = cacheHome();
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = join(dir, `light-argv-${buildOf('light-argv')}`);
-    // A cache V8 accepts for the real light-argv (same length), of a source printing another version.
-    const forge = () => {
-      const source = readFileSync(join(BUNDLES, 'light-argv.cjs'), 'utf8');
-      const forged = source.replace(
-        `var VERSION = "${VERSION}";`,
-        `var VERSION = "${'X'.repeat(VERSION.length)}";`,
-      );
-      expect(forged).not.toBe(source);
-      const script = [
-        "const vm = require('node:vm');",
-        'const [source] = process.argv.slice(1);',
-        "const s = new vm.Script('(function (exports, require, module, __import) {' + source + '\\n})');",
-        "process.stdout.write(Buffer.concat([Buffer.from('tokencli code cache 1:\\n'), s.createCachedData()]).toString('base64'));",
-      ].join('\n');
-      const data = execFileSync(process.execPath, ['-e', script, forged], { encoding: 'utf8' });
-      writeFileSync(file, Buffer.from(data, 'base64'), { mode: 0o600 });
-    };
-    const forgedVersion = `${'X'.repeat(VERSION.length)}\n`;
-    // The control: the forged file, private and the user's own, is run (only this user could write it).
-    forge();
-    expect((await runCli(['--version'], { env })).stdout).toBe(forgedVersion);
-    // Writable by others: not read, and made again by this run.
-    forge();
-    chmodSync(file, 0o666);
-    expect(await runCli(['--version'], { env })).toMatchObject({
-      code: 0,
-      stdout: `${VERSION}\n`,
-      stderr: '',
-    });
-    expect(mode(file)).toBe(0o600);
-    expect((await runCli(['--version'], { env })).stdout).toBe(`${VERSION}\n`);
-    // Another user's (only root can make one here).
-    if (process.getuid?.() === 0) {
+  test.skipIf(process.platform === 'win32')(
+    'a cache file another user wrote, or could rewrite, is never run (skipped on Windows: no POSIX owner or modes; the profile’s ACL guards the cache)',
+    async () => {
+      const { env, dir } = cacheHome();
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const file = join(dir, `light-argv-${buildOf('light-argv')}`);
+      // A cache V8 accepts for the real light-argv (same length), of a source printing another version.
+      const forge = () => {
+        const source = readFileSync(join(BUNDLES, 'light-argv.cjs'), 'utf8');
+        const forged = source.replace(
+          `var VERSION = "${VERSION}";`,
+          `var VERSION = "${'X'.repeat(VERSION.length)}";`,
+        );
+        expect(forged).not.toBe(source);
+        const script = [
+          "const vm = require('node:vm');",
+          'const [source] = process.argv.slice(1);',
+          "const s = new vm.Script('(function (exports, require, module, __import) {' + source + '\\n})');",
+          "process.stdout.write(Buffer.concat([Buffer.from('tokencli code cache 1:\\n'), s.createCachedData()]).toString('base64'));",
+        ].join('\n');
+        const data = execFileSync(process.execPath, ['-e', script, forged], { encoding: 'utf8' });
+        writeFileSync(file, Buffer.from(data, 'base64'), { mode: 0o600 });
+      };
+      const forgedVersion = `${'X'.repeat(VERSION.length)}\n`;
+      // The control: the forged file, private and the user's own, is run (only this user could write it).
       forge();
-      chownSync(file, 65534, 65534);
+      expect((await runCli(['--version'], { env })).stdout).toBe(forgedVersion);
+      // Writable by others: not read, and made again by this run.
+      forge();
+      chmodSync(file, 0o666);
+      expect(await runCli(['--version'], { env })).toMatchObject({
+        code: 0,
+        stdout: `${VERSION}\n`,
+        stderr: '',
+      });
+      expect(mode(file)).toBe(0o600);
       expect((await runCli(['--version'], { env })).stdout).toBe(`${VERSION}\n`);
-    }
-  });
+      // Another user's (only root can make one here).
+      if (process.getuid?.() === 0) {
+        forge();
+        chownSync(file, 65534, 65534);
+        expect((await runCli(['--version'], { env })).stdout).toBe(`${VERSION}\n`);
+      }
+    },
+  );
 
   test('nothing is cached under TMPDIR (a throw-away home)', async () => {
     const root = tempDir('tokencli-code-cache-');
-    const env = { XDG_CACHE_HOME: join(root, 'cache'), TMPDIR: root, HOME: join(root, 'home') };
+    const env = {
+      XDG_CACHE_HOME: join(root, 'cache'),
+      ...{ TMPDIR: root, TEMP: root, TMP: root },
+      HOME: join(root, 'home'),
+    };
     expect(await runCli(['--version'], { env })).toMatchObject({
       code: 0,
       stdout: `${VERSION}\n`,
@@ -395,8 +409,10 @@ describe('the light bundles’ code cache', () => {
     try {
       const run = await runCli(['--version'], { env: other.env });
       expect(run).toMatchObject({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
-      // Root may write there anyway; anyone else may not.
-      if (process.getuid?.() !== 0) expect(readdirSync(other.dir)).toEqual([]);
+      // Root may write there anyway; anyone else may not. On Windows a directory's mode only
+      // sets its read-only attribute, which keeps no one from writing inside.
+      if (process.platform !== 'win32' && process.getuid?.() !== 0)
+        expect(readdirSync(other.dir)).toEqual([]);
     } finally {
       chmodSync(other.dir, 0o700);
     }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +8,7 @@ import { TokencliError } from '../../src/errors.js';
 import { withFileLock } from '../../src/fs/lock.js';
 import { described } from '../helpers/described.js';
 import { distModule } from '../helpers/dist-module.js';
+import { expectMode } from '../helpers/file-modes.js';
 import { tempDir as makeTempDir, removeTempDirs } from '../helpers/temp-dirs.js';
 
 const CHILD = resolve(import.meta.dirname, 'fixtures/lock-child.mjs');
@@ -64,7 +65,7 @@ describe('withFileLock', () => {
       expect([lines[i], lines[i + 1]]).toEqual([`enter ${pid}`, `exit ${pid}`]);
     }
     expect(existsSync(lockPath)).toBe(false);
-    expect(statSync(join(dir, 'locks')).mode & 0o777).toBe(0o700);
+    expectMode(join(dir, 'locks'), 0o700);
   });
 
   it('returns what fn returns, releases on success and on a throw', async () => {

@@ -27,6 +27,7 @@ import {
   loadAddonAnywhere,
 } from '../../src/sea/native-addon.js';
 import { tempDir } from '../helpers/cli.js';
+import { expectMode } from '../helpers/file-modes.js';
 
 const bytes = new TextEncoder().encode('\x7fELF a fake addon');
 const hash = createHash('sha256').update(bytes).digest('hex');
@@ -48,10 +49,8 @@ describe('the executable native addon', () => {
     expect(loadAddon({ bytes, dir }, fakeDlopen(loaded))).toEqual({ contents: '\x7fELF a fake addon' });
     expect(loaded).toEqual([join(dir, `${hash}.node`)]);
     expect(readdirSync(dir)).toEqual([`${hash}.node`]);
-    if (posix) {
-      expect(statSync(dir).mode & 0o777).toBe(0o700);
-      expect(statSync(loaded[0] ?? '').mode & 0o777).toBe(0o600);
-    }
+    expectMode(dir, 0o700);
+    expectMode(loaded[0] ?? '', 0o600);
     const written = statSync(loaded[0] ?? '').mtimeMs;
     loadAddon({ bytes, dir }, fakeDlopen(loaded));
     expect(statSync(loaded[1] ?? '').mtimeMs).toBe(written);
@@ -110,32 +109,38 @@ describe('the executable native addon', () => {
     expect(readdirSync(dir)).toHaveLength(4);
   });
 
-  test.runIf(posix)('a symbolic link under the name is replaced, never followed', () => {
-    const dir = join(tempDir(), 'native');
-    mkdirSync(dir, { mode: 0o700 });
-    const elsewhere = join(tempDir(), 'other.node');
-    writeFileSync(elsewhere, bytes);
-    symlinkSync(elsewhere, join(dir, `${hash}.node`));
-    const path = addonFile({ bytes, dir });
-    expect(statSync(path).isFile()).toBe(true);
-    expect(readFileSync(elsewhere)).toEqual(Buffer.from(bytes));
-    expect(readdirSync(dir)).toEqual([`${hash}.node`]);
-  });
+  test.runIf(posix)(
+    'a symbolic link under the name is replaced, never followed (skipped on Windows: making a symbolic link needs a privilege there)',
+    () => {
+      const dir = join(tempDir(), 'native');
+      mkdirSync(dir, { mode: 0o700 });
+      const elsewhere = join(tempDir(), 'other.node');
+      writeFileSync(elsewhere, bytes);
+      symlinkSync(elsewhere, join(dir, `${hash}.node`));
+      const path = addonFile({ bytes, dir });
+      expect(statSync(path).isFile()).toBe(true);
+      expect(readFileSync(elsewhere)).toEqual(Buffer.from(bytes));
+      expect(readdirSync(dir)).toEqual([`${hash}.node`]);
+    },
+  );
 
-  test.runIf(posix)('a directory other users may enter is refused, and nothing is loaded', () => {
-    const dir = join(tempDir(), 'native');
-    mkdirSync(dir);
-    chmodSync(dir, 0o755);
-    const loaded: string[] = [];
-    expect(() => loadAddon({ bytes, dir }, fakeDlopen(loaded))).toThrow(AddonFileError);
-    expect(() => loadAddon({ bytes, dir }, fakeDlopen(loaded))).toThrow(/open to other users \(mode 755\)/);
-    expect(loaded).toEqual([]);
-    expect(readdirSync(dir)).toEqual([]);
-  });
+  test.runIf(posix)(
+    'a directory other users may enter is refused, and nothing is loaded (skipped on Windows: no POSIX modes; the profile’s ACL guards it)',
+    () => {
+      const dir = join(tempDir(), 'native');
+      mkdirSync(dir);
+      chmodSync(dir, 0o755);
+      const loaded: string[] = [];
+      expect(() => loadAddon({ bytes, dir }, fakeDlopen(loaded))).toThrow(AddonFileError);
+      expect(() => loadAddon({ bytes, dir }, fakeDlopen(loaded))).toThrow(/open to other users \(mode 755\)/);
+      expect(loaded).toEqual([]);
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 
   // Runs the built module (npm test builds first) in a child whose file size limit is 8 blocks.
   test.runIf(posix && existsSync(builtModule))(
-    'a write cut short (a file size limit, a full disk) fails with its reason and leaves nothing',
+    'a write cut short (a file size limit, a full disk) fails with its reason and leaves nothing (skipped on Windows: it sets the limit with sh’s ulimit)',
     () => {
       const dir = join(tempDir(), 'native');
       const script = [
@@ -153,30 +158,40 @@ describe('the executable native addon', () => {
     },
   );
 
-  test.runIf(posix)('a symbolic link in place of the directory is refused', () => {
-    const real = tempDir();
-    chmodSync(real, 0o700);
-    const dir = join(tempDir(), 'native');
-    symlinkSync(real, dir);
-    expect(() => addonFile({ bytes, dir })).toThrow(/is not a directory/);
-    expect(readdirSync(real)).toEqual([]);
-  });
+  test.runIf(posix)(
+    'a symbolic link in place of the directory is refused (skipped on Windows: making a symbolic link needs a privilege there)',
+    () => {
+      const real = tempDir();
+      chmodSync(real, 0o700);
+      const dir = join(tempDir(), 'native');
+      symlinkSync(real, dir);
+      expect(() => addonFile({ bytes, dir })).toThrow(/is not a directory/);
+      expect(readdirSync(real)).toEqual([]);
+    },
+  );
 });
 
 describe('the executable native addon, wherever it can be loaded', () => {
   /** The addon's temporary directories in `tmp` (the test's own temporary directories go there too). */
   const leftIn = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('tokencli-native-'));
 
-  /** Runs with TMPDIR set to a directory of the test's own, to see what is left in it. */
+  /**
+   * Runs with the temporary directory set to one of the test's own, to see what is left in it:
+   * TMPDIR on POSIX, TEMP and TMP on Windows (os.tmpdir() reads them on every call).
+   */
   function withTmp<T>(run: (tmp: string) => T): T {
     const tmp = tempDir();
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = tmp;
+    const names = ['TMPDIR', 'TEMP', 'TMP'] as const;
+    const saved = names.map((name) => process.env[name]);
+    for (const name of names) process.env[name] = tmp;
     try {
       return run(tmp);
     } finally {
-      if (saved === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = saved;
+      names.forEach((name, i) => {
+        const value = saved[i];
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      });
     }
   }
 
@@ -191,7 +206,7 @@ describe('the executable native addon, wherever it can be loaded', () => {
   });
 
   test.runIf(posix)(
-    'a cache directory that cannot be used (open to others, a file, refusing to load) costs a temporary one, removed at once',
+    'a cache directory that cannot be used (open to others, a file, refusing to load) costs a temporary one, removed at once (skipped on Windows: no POSIX modes to open a directory to others)',
     () => {
       withTmp((tmp) => {
         const open = join(tempDir(), 'native');

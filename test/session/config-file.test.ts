@@ -3,11 +3,12 @@
  * profile, a damaged one is an error naming the file and never overwritten, and an update applies
  * its change to what the file holds at that moment and replaces the file whole.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { configDirFrom, readConfig, updateConfig, writeConfig } from '../../src/session/config-file.js';
+import { expectMode } from '../helpers/file-modes.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 describe('readConfig', () => {
@@ -69,8 +70,8 @@ describe('updateConfig', () => {
       return true;
     });
     expect(readdirSync(dir)).toEqual(['config.json']);
-    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expectMode(join(dir, 'config.json'), 0o600);
+    expectMode(dir, 0o700);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))).toEqual({
       profiles: { a: { timeout: 7 } },
     });

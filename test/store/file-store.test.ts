@@ -15,6 +15,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TokencliError } from '../../src/errors.js';
 import { FileStore } from '../../src/store/file-store.js';
 import { distModule } from '../helpers/dist-module.js';
+import { expectMode } from '../helpers/file-modes.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { sampleRecord } from './records.js';
 
@@ -28,6 +29,8 @@ function setup(options: { create?: boolean } = {}) {
 }
 
 const mode = (path: string) => statSync(path).mode & 0o777;
+// Making a symbolic link needs a privilege (or developer mode) on Windows.
+const symlinksSkipped = process.platform === 'win32';
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 const backupsOf = (dir: string) =>
   readdirSync(dir).filter((name) => name.startsWith('credentials.json.corrupt-'));
@@ -75,70 +78,82 @@ describe('FileStore', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
-  describe('under umask 000', () => {
-    let previous: number | undefined;
-    afterEach(() => {
-      if (previous !== undefined) process.umask(previous);
-    });
+  describe.skipIf(process.platform === 'win32')(
+    'under umask 000 (skipped on Windows: no umask or POSIX modes)',
+    () => {
+      let previous: number | undefined;
+      afterEach(() => {
+        if (previous !== undefined) process.umask(previous);
+      });
 
-    it('still makes the directory 0700 and the file 0600', async () => {
-      previous = process.umask(0o000);
-      const { dir, path, store } = setup({ create: false });
-      await store.setClientSecret('default', 's3cret');
+      it('still makes the directory 0700 and the file 0600', async () => {
+        previous = process.umask(0o000);
+        const { dir, path, store } = setup({ create: false });
+        await store.setClientSecret('default', 's3cret');
+        expect(mode(dir)).toBe(0o700);
+        expect(mode(path)).toBe(0o600);
+        await store.setTokens('default', sampleRecord());
+        expect(mode(path)).toBe(0o600);
+      });
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'tightens an existing looser directory and file when it reads them (skipped on Windows: no POSIX modes)',
+    async () => {
+      const { dir, path, store } = setup();
+      writeFileSync(path, JSON.stringify({ version: 1, profiles: { default: { client_secret: 'x' } } }));
+      chmodSync(path, 0o644);
+      chmodSync(dir, 0o755);
+      expect(await store.getClientSecret('default')).toBe('x');
+      expect(mode(path)).toBe(0o600);
       expect(mode(dir)).toBe(0o700);
-      expect(mode(path)).toBe(0o600);
-      await store.setTokens('default', sampleRecord());
-      expect(mode(path)).toBe(0o600);
-    });
-  });
+    },
+  );
 
-  it('tightens an existing looser directory and file when it reads them', async () => {
-    const { dir, path, store } = setup();
-    writeFileSync(path, JSON.stringify({ version: 1, profiles: { default: { client_secret: 'x' } } }));
-    chmodSync(path, 0o644);
-    chmodSync(dir, 0o755);
-    expect(await store.getClientSecret('default')).toBe('x');
-    expect(mode(path)).toBe(0o600);
-    expect(mode(dir)).toBe(0o700);
-  });
-
-  it('refuses a config directory that is a symbolic link when it reads the file inside, leaving it alone', async () => {
-    const { dir } = setup();
-    const real = join(dir, 'real');
-    mkdirSync(real, { mode: 0o755 });
-    writeFileSync(join(real, 'credentials.json'), JSON.stringify({ version: 1, profiles: {} }), {
-      mode: 0o600,
-    });
-    const linked = join(dir, 'linked');
-    symlinkSync(real, linked);
-    const store = new FileStore({ path: join(linked, 'credentials.json'), warn: () => {} });
-    const error = await store.getTokens('default').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TokencliError);
-    expect(error).toMatchObject({
-      code: 'usage',
-      reason: 'config_dir_symlink',
-      message: `refusing to use ${linked}: it is a symbolic link`,
-    });
-    expect(mode(real)).toBe(0o755);
-  });
-
-  it('refuses a symbolic link at the store path, on read and on write, leaving its target alone', async () => {
-    const { dir, path, store } = setup();
-    const target = join(dir, 'elsewhere.json');
-    writeFileSync(target, '{"version":1,"profiles":{}}');
-    symlinkSync(target, path);
-    const expected = {
-      code: 'usage',
-      message: `refusing to use ${path}: it is a symbolic link`,
-      hint: 'remove the link; tokencli keeps its files as regular files',
-    };
-    for (const attempt of [() => store.getTokens('default'), () => store.setClientSecret('default', 'x')]) {
-      const error = await attempt().catch((e: unknown) => e);
+  it.skipIf(symlinksSkipped)(
+    'refuses a config directory that is a symbolic link when it reads the file inside, leaving it alone (skipped on Windows: making a symbolic link needs a privilege there)',
+    async () => {
+      const { dir } = setup();
+      const real = join(dir, 'real');
+      mkdirSync(real, { mode: 0o755 });
+      writeFileSync(join(real, 'credentials.json'), JSON.stringify({ version: 1, profiles: {} }), {
+        mode: 0o600,
+      });
+      const linked = join(dir, 'linked');
+      symlinkSync(real, linked);
+      const store = new FileStore({ path: join(linked, 'credentials.json'), warn: () => {} });
+      const error = await store.getTokens('default').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TokencliError);
-      expect(error).toMatchObject(expected);
-    }
-    expect(readFileSync(target, 'utf8')).toBe('{"version":1,"profiles":{}}');
-  });
+      expect(error).toMatchObject({
+        code: 'usage',
+        reason: 'config_dir_symlink',
+        message: `refusing to use ${linked}: it is a symbolic link`,
+      });
+      expect(mode(real)).toBe(0o755);
+    },
+  );
+
+  it.skipIf(symlinksSkipped)(
+    'refuses a symbolic link at the store path, on read and on write, leaving its target alone (skipped on Windows: making a symbolic link needs a privilege there)',
+    async () => {
+      const { dir, path, store } = setup();
+      const target = join(dir, 'elsewhere.json');
+      writeFileSync(target, '{"version":1,"profiles":{}}');
+      symlinkSync(target, path);
+      const expected = {
+        code: 'usage',
+        message: `refusing to use ${path}: it is a symbolic link`,
+        hint: 'remove the link; tokencli keeps its files as regular files',
+      };
+      for (const attempt of [() => store.getTokens('default'), () => store.setClientSecret('default', 'x')]) {
+        const error = await attempt().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(TokencliError);
+        expect(error).toMatchObject(expected);
+      }
+      expect(readFileSync(target, 'utf8')).toBe('{"version":1,"profiles":{}}');
+    },
+  );
 
   it.each([
     ['{"version":1,"profiles":{', 'it is not valid JSON'],
@@ -161,7 +176,7 @@ describe('FileStore', () => {
       const backup = join(dir, backups[0] ?? '');
       expect(backup).toMatch(/credentials\.json\.corrupt-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z$/);
       expect(readFileSync(backup, 'utf8')).toBe(content);
-      expect(mode(backup)).toBe(0o600);
+      expectMode(backup, 0o600);
       expect(warnings).toEqual([
         `warning: the credentials file ${path} is damaged (${problem}); moved it to ${backup} and started an empty one`,
       ]);
@@ -278,15 +293,20 @@ describe('FileStore', () => {
       expect(doc.profiles[profile].tokens.access_token).toBe(`${profile}-access-${rounds - 1}`);
       expect(doc.profiles[profile].client_secret).toBe(`${profile}-secret-${rounds - 1}`);
     }
-    expect(mode(path)).toBe(0o600);
+    expectMode(path, 0o600);
   });
 
   describe('temporary files of writers killed before their rename', () => {
     const killedWriter = resolve(import.meta.dirname, 'fixtures/killed-writer.mjs');
+    const killed = process.platform === 'win32' ? 'exit 1' : 'SIGKILL';
     const tempsOf = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
 
-    /** Runs a writer that SIGKILLs itself between writing its temp file and renaming it. */
-    function killWriter(path: string, profile: string, secret: string): Promise<NodeJS.Signals | null> {
+    /**
+     * Runs a writer that SIGKILLs itself between writing its temp file and renaming it; how it
+     * ended. On Windows a process that kills itself is terminated with exit code 1 and no signal
+     * (libuv's uv_kill), which is what `killed` names there.
+     */
+    function killWriter(path: string, profile: string, secret: string): Promise<string> {
       return new Promise((done, reject) => {
         const child = spawn(
           process.execPath,
@@ -294,14 +314,14 @@ describe('FileStore', () => {
           { stdio: 'ignore' },
         );
         child.on('error', reject);
-        child.on('close', (_code, signal) => done(signal));
+        child.on('close', (code, signal) => done(signal ?? `exit ${code}`));
       });
     }
 
     it('are removed by the next locked write', async () => {
       const { dir, path, store } = setup();
       await store.setClientSecret('kept', 'kept-secret');
-      expect(await killWriter(path, 'victim', 'CANARY-secret-1')).toBe('SIGKILL');
+      expect(await killWriter(path, 'victim', 'CANARY-secret-1')).toBe(killed);
       const left = tempsOf(dir);
       expect(left).toHaveLength(1);
       expect(readFileSync(join(dir, left[0] ?? ''), 'utf8')).toContain('CANARY-secret-1');
@@ -314,13 +334,13 @@ describe('FileStore', () => {
 
     it('are removed by a delete (logout), even when the credentials file was never written', async () => {
       const { dir, path, store } = setup();
-      expect(await killWriter(path, 'victim', 'CANARY-secret-2')).toBe('SIGKILL');
+      expect(await killWriter(path, 'victim', 'CANARY-secret-2')).toBe(killed);
       expect(existsSync(path)).toBe(false);
       expect(tempsOf(dir)).toHaveLength(1);
       await store.deleteClientSecret('victim');
       expect(tempsOf(dir)).toEqual([]);
 
-      expect(await killWriter(path, 'victim', 'CANARY-secret-3')).toBe('SIGKILL');
+      expect(await killWriter(path, 'victim', 'CANARY-secret-3')).toBe(killed);
       await store.deleteTokens('someone-else');
       expect(tempsOf(dir)).toEqual([]);
     });

@@ -1,0 +1,20 @@
+/**
+ * The permission bits tokencli gives its private files (0600 files in 0700 directories), as the
+ * tests check them. Windows keeps no POSIX modes: stat reports 0o666 (0o444 when read-only) for
+ * every file, and a directory's bits mean nothing. There the ACL of the user's profile, where
+ * tokencli keeps its files, is what keeps other users out, so nothing is asserted about modes.
+ */
+import { statSync } from 'node:fs';
+import { expect } from 'vitest';
+
+/** Whether `platform` keeps POSIX permission bits a test can check. */
+export function keepsPosixModes(platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32';
+}
+
+/** Expects `path`'s permission bits to be `mode` (e.g. 0o600) where the platform keeps them. */
+export function expectMode(path: string, mode: number, platform: NodeJS.Platform = process.platform): void {
+  if (!keepsPosixModes(platform)) return;
+  // In octal, as ls and chmod spell them, so that a failure reads 600 against 644.
+  expect((statSync(path).mode & 0o777).toString(8), `the mode of ${path}`).toBe(mode.toString(8));
+}
