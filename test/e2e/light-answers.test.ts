@@ -96,7 +96,9 @@ describe('exec with a cached token is answered lightly, as the full exec answers
     const light = await run(args, env);
     expect(light.loaded).not.toContain('main.js');
     expect(output(light)).toEqual(output(await run(args, env, true)));
-    expect(light.code).toBe(nodeArgs[1]?.includes('SIGKILL') ? 128 + 9 : 7);
+    // On Windows no signal ends a process: one that kills itself exits 1 (libuv's TerminateProcess).
+    const killed = process.platform === 'win32' ? 1 : 128 + 9;
+    expect(light.code).toBe(nodeArgs[1]?.includes('SIGKILL') ? killed : 7);
   });
 
   test('a command that cannot be started: the same error line and 127', async () => {
@@ -110,26 +112,29 @@ describe('exec with a cached token is answered lightly, as the full exec answers
     expect(light.stderr).toMatch(/^error: command not found: tokencli-no-such-command$/m);
   });
 
-  test('SIGTERM sent to tokencli reaches the command, and its exit status comes back', async () => {
-    const env = await cachedEnv();
-    const log = join(tempDir('tokencli-loads-'), 'modules.log');
-    const script =
-      "process.on('SIGTERM', () => { process.stdout.write('got SIGTERM'); process.exit(42); }); process.stdout.write('ready'); setInterval(() => {}, 1000);";
-    const child = spawn(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', script], {
-      env: cleanEnv(tracedEnv(env, log)),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      if (d.includes('ready')) child.kill('SIGTERM');
-    });
-    const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
-    expect(stdout).toContain('got SIGTERM');
-    expect(code).toBe(42);
-    expect(loadedFrom(log)).toContain('light-exec.cjs');
-    expect(loadedFrom(log)).not.toContain('main.js');
-  });
+  test.skipIf(process.platform === 'win32')(
+    'SIGTERM sent to tokencli reaches the command, and its exit status comes back (skipped on Windows: a kill there ends the process at once, no signal is delivered)',
+    async () => {
+      const env = await cachedEnv();
+      const log = join(tempDir('tokencli-loads-'), 'modules.log');
+      const script =
+        "process.on('SIGTERM', () => { process.stdout.write('got SIGTERM'); process.exit(42); }); process.stdout.write('ready'); setInterval(() => {}, 1000);";
+      const child = spawn(process.execPath, [BIN, 'exec', '--', process.execPath, '-e', script], {
+        env: cleanEnv(tracedEnv(env, log)),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        stdout += d;
+        if (d.includes('ready')) child.kill('SIGTERM');
+      });
+      const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
+      expect(stdout).toContain('got SIGTERM');
+      expect(code).toBe(42);
+      expect(loadedFrom(log)).toContain('light-exec.cjs');
+      expect(loadedFrom(log)).not.toContain('main.js');
+    },
+  );
 
   test.each([
     ['no command', ['exec']],

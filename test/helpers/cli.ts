@@ -37,7 +37,7 @@ export interface RunOptions {
   input?: string;
   timeoutMs?: number;
   cwd?: string;
-  /** Runs the CLI under this umask (through /bin/sh), e.g. '000'. */
+  /** Runs the CLI under this umask (through /bin/sh), e.g. '000'; POSIX only (an error on Windows). */
   umask?: string;
   /** The script node runs instead of bin/tokencli.js (e.g. the full CLI without the launcher). */
   entry?: string;
@@ -82,6 +82,11 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
   // `entry` is a script of the package, which only node runs.
   const [file, ...fileArgs] = options.entry ? [process.execPath, options.entry] : CLI;
+  // Windows has neither a umask nor /bin/sh: a test of modes under a umask skips there.
+  if (options.umask && process.platform === 'win32')
+    throw new Error(
+      'runCli: the umask option needs /bin/sh and a umask, which Windows lacks; skip this test there',
+    );
   const command = options.umask
     ? (['/bin/sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, file, ...fileArgs, ...args]] as const)
     : ([file, [...fileArgs, ...args]] as const);
@@ -134,6 +139,18 @@ export interface ServeHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * The service's temporary directory where `stop` cannot end it gracefully: on Windows
+ * child.kill('SIGTERM') terminates it at once, before it removes the demo signing key it keeps
+ * there, so it gets one of its own, removed after the test file, rather than the run's (which must
+ * be left empty: test/setup/private-tmpdir.ts). Elsewhere it inherits the run's.
+ */
+export function serviceTemp(): Record<string, string> {
+  if (process.platform !== 'win32') return {};
+  const dir = tempDir('tokencli-serve-temp-');
+  return { TEMP: dir, TMP: dir };
+}
+
 /** Starts `tokencli serve --port 0 [...args]` and waits for its `{"base_url": …}` line. */
 export function startServe(
   args: string[] = [],
@@ -141,7 +158,7 @@ export function startServe(
 ): Promise<ServeHandle> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(CLI[0], [...CLI.slice(1), 'serve', '--port', '0', ...args], {
-      env: cleanEnv(env),
+      env: cleanEnv({ ...serviceTemp(), ...env }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
