@@ -40,24 +40,27 @@ describe('tokencli token --format', () => {
     expect(tokenRequests(serve.logs())).toBe(before);
   });
 
-  test('the env format is what a POSIX shell reads back with eval', async () => {
-    const env = freshEnv();
-    const out = (await runCli(['token', '--format', 'env'], { env })).stdout;
-    const token = (await runCli(['token'], { env })).stdout.trim();
-    const shell = spawnSync(
-      'sh',
-      [
-        '-c',
-        'eval "$1" && printf "%s\\n%s" "$TOKENCLI_ACCESS_TOKEN" "$TOKENCLI_TOKEN_EXPIRES_AT"',
+  test.skipIf(process.platform === 'win32')(
+    'the env format is what a POSIX shell reads back with eval (skipped on Windows: no POSIX sh)',
+    async () => {
+      const env = freshEnv();
+      const out = (await runCli(['token', '--format', 'env'], { env })).stdout;
+      const token = (await runCli(['token'], { env })).stdout.trim();
+      const shell = spawnSync(
         'sh',
-        out,
-      ],
-      { encoding: 'utf8' },
-    );
-    const [accessToken, expiresAt] = shell.stdout.split('\n');
-    expect(accessToken).toBe(token);
-    expect(Date.parse(expiresAt ?? '')).toBeGreaterThan(Date.now());
-  });
+        [
+          '-c',
+          'eval "$1" && printf "%s\\n%s" "$TOKENCLI_ACCESS_TOKEN" "$TOKENCLI_TOKEN_EXPIRES_AT"',
+          'sh',
+          out,
+        ],
+        { encoding: 'utf8' },
+      );
+      const [accessToken, expiresAt] = shell.stdout.split('\n');
+      expect(accessToken).toBe(token);
+      expect(Date.parse(expiresAt ?? '')).toBeGreaterThan(Date.now());
+    },
+  );
 
   test('the header format is what curl -H @- reads: one header line', async () => {
     const env = freshEnv();
