@@ -7,6 +7,7 @@ import { afterAll, expect, test } from 'vitest';
 import { tokencliCommand } from '../../src/cli/output/paste-command.js';
 import { runCli } from '../helpers/cli.js';
 import { ANY_PORT, demoLoginEnv, startLogin } from '../helpers/cli-login.js';
+import { keychainCanBeAway, skippedWithKeychain } from '../helpers/keychain-away.js';
 import { serveForFile } from '../helpers/serve.js';
 import {
   plantedRecord,
@@ -34,17 +35,29 @@ test('the builder: flags before the command, values quoted for a shell, the comm
   );
 });
 
-test('after the keychain fallback: configure --store file for that profile', async () => {
-  const configDir = tempDir('tokencli-paste-');
-  const r = await runCli(
-    ['--profile', 'nokc', '--base-url', 'http://127.0.0.1:9', '--client-id', 'c', 'configure', '--no-secret'],
-    { env: { TOKENCLI_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: undefined } },
-  );
-  expect(r.code, r.stderr).toBe(0);
-  expect(r.stderr).toContain(
-    'run `tokencli --profile nokc --base-url http://127.0.0.1:9 --client-id c configure --store file`',
-  );
-});
+test.runIf(keychainCanBeAway)(
+  `after the keychain fallback: configure --store file for that profile${skippedWithKeychain}`,
+  async () => {
+    const configDir = tempDir('tokencli-paste-');
+    const r = await runCli(
+      [
+        '--profile',
+        'nokc',
+        '--base-url',
+        'http://127.0.0.1:9',
+        '--client-id',
+        'c',
+        'configure',
+        '--no-secret',
+      ],
+      { env: { TOKENCLI_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: undefined } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'run `tokencli --profile nokc --base-url http://127.0.0.1:9 --client-id c configure --store file`',
+    );
+  },
+);
 
 test('after `tokencli --profile demo login` times out: the hint logs in to demo again', async () => {
   const configDir = tempDir('tokencli-paste-');

@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CliResult, runCli, type ServeHandle, startServe } from '../helpers/cli.js';
+import { keychainCanBeAway, skippedWithKeychain } from '../helpers/keychain-away.js';
 import { plantedRecord, writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { hasScript, onTerminal, scriptMissing } from '../helpers/terminal.js';
@@ -493,23 +494,26 @@ describe('secrets in JSON', () => {
 });
 
 describe('the store is remembered', () => {
-  test('the keychain fallback is announced once per profile, with the setting that silences it', async () => {
-    const configDir = tempDir('tokencli-profiles-');
-    const env = {
-      ...demoEnv(serve.baseUrl, configDir),
-      TOKENCLI_STORE: undefined,
-      DBUS_SESSION_BUS_ADDRESS: undefined,
-    };
-    const first = await runCli(['token'], { env });
-    expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(
-      /^warning: OS keychain unavailable .*keeping the credentials of profile "default" in /m,
-    );
-    expect(first.stderr).toMatch(/TOKENCLI_STORE=file/);
-    const config = readJson(join(configDir, 'config.json'));
-    expect(config.store_fallback_announced).toEqual(['default']);
-    expect(config.profiles.default.store).toBe('file');
-    const second = await runCli(['status'], { env });
-    expect(second.stderr).toBe('');
-  });
+  test.runIf(keychainCanBeAway)(
+    `the keychain fallback is announced once per profile, with the setting that silences it${skippedWithKeychain}`,
+    async () => {
+      const configDir = tempDir('tokencli-profiles-');
+      const env = {
+        ...demoEnv(serve.baseUrl, configDir),
+        TOKENCLI_STORE: undefined,
+        DBUS_SESSION_BUS_ADDRESS: undefined,
+      };
+      const first = await runCli(['token'], { env });
+      expect(first.code).toBe(0);
+      expect(first.stderr).toMatch(
+        /^warning: OS keychain unavailable .*keeping the credentials of profile "default" in /m,
+      );
+      expect(first.stderr).toMatch(/TOKENCLI_STORE=file/);
+      const config = readJson(join(configDir, 'config.json'));
+      expect(config.store_fallback_announced).toEqual(['default']);
+      expect(config.profiles.default.store).toBe('file');
+      const second = await runCli(['status'], { env });
+      expect(second.stderr).toBe('');
+    },
+  );
 });

@@ -9,6 +9,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { keychainCanBeAway, skippedWithKeychain } from '../helpers/keychain-away.js';
 import { writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 
@@ -81,31 +82,34 @@ describe('a fresh config directory', () => {
   });
 });
 
-describe('a configured profile without a recorded store', () => {
-  test('the commands that only look change nothing; the fallback notice is still said later', async () => {
-    const configDir = tempDir('tokencli-readonly-');
-    writeProfiles(configDir, { work: { base_url: BASE_URL, client_id: 'c' } });
-    const before = snapshot(configDir);
-    for (const args of LOOKS) {
-      const r = await runCli(args, { env: bareEnv(configDir, { TOKENCLI_PROFILE: 'work' }) });
-      expect(r.stderr, args.join(' ')).not.toMatch(/internal error|keychain unavailable/);
-      expect(snapshot(configDir), args.join(' ')).toEqual(before);
-    }
+describe.runIf(keychainCanBeAway)(
+  `a configured profile without a recorded store${skippedWithKeychain}`,
+  () => {
+    test('the commands that only look change nothing; the fallback notice is still said later', async () => {
+      const configDir = tempDir('tokencli-readonly-');
+      writeProfiles(configDir, { work: { base_url: BASE_URL, client_id: 'c' } });
+      const before = snapshot(configDir);
+      for (const args of LOOKS) {
+        const r = await runCli(args, { env: bareEnv(configDir, { TOKENCLI_PROFILE: 'work' }) });
+        expect(r.stderr, args.join(' ')).not.toMatch(/internal error|keychain unavailable/);
+        expect(snapshot(configDir), args.join(' ')).toEqual(before);
+      }
 
-    // The first command that keeps credentials is the one that tells, and records that it did.
-    const configure = await runCli(['--profile', 'work', 'configure', '--no-secret'], {
-      env: bareEnv(configDir),
+      // The first command that keeps credentials is the one that tells, and records that it did.
+      const configure = await runCli(['--profile', 'work', 'configure', '--no-secret'], {
+        env: bareEnv(configDir),
+      });
+      expect(configure.code, configure.stderr).toBe(0);
+      expect(configure.stderr).toMatch(
+        /^warning: OS keychain unavailable \(.*\); keeping the credentials of profile "work" in /m,
+      );
+      const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
+      expect(config.store_fallback_announced).toEqual(['work']);
     });
-    expect(configure.code, configure.stderr).toBe(0);
-    expect(configure.stderr).toMatch(
-      /^warning: OS keychain unavailable \(.*\); keeping the credentials of profile "work" in /m,
-    );
-    const config = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8'));
-    expect(config.store_fallback_announced).toEqual(['work']);
-  });
-});
+  },
+);
 
-describe('a profile whose keychain cannot be reached', () => {
+describe.runIf(keychainCanBeAway)(`a profile whose keychain cannot be reached${skippedWithKeychain}`, () => {
   /** Both ways a keychain is out of reach: no session bus, and a bus socket nobody listens on. */
   const away = (configDir: string) => [
     bareEnv(configDir),

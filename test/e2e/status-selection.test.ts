@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { afterAll, describe, expect, test } from 'vitest';
 import { partsRequired } from '../helpers/ci-required.js';
 import { CLI_SH, runCli } from '../helpers/cli.js';
+import { keychainCanBeAway, skippedWithKeychain } from '../helpers/keychain-away.js';
 import { writeProfiles } from '../helpers/stored-credentials.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 import { child, missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
@@ -63,20 +64,23 @@ test('--json says which profile is selected for this run and which is active', a
   ]);
 });
 
-test('the store: header does not claim a keychain profile is in the file', async () => {
-  const configDir = twoProfiles({ store: 'keychain' });
-  const all = await runCli(['status'], { env: env(configDir) });
-  expect(all.stdout).not.toMatch(/^store: /m);
-  expect(all.stdout).toMatch(/^ {2}store {10}file \(.*credentials\.json\)$/m);
-  expect(all.stdout).toMatch(
-    /^ {2}store {10}unreachable: the credentials of profile "par" are in the OS keychain/m,
-  );
+test.runIf(keychainCanBeAway)(
+  `the store: header does not claim a keychain profile is in the file${skippedWithKeychain}`,
+  async () => {
+    const configDir = twoProfiles({ store: 'keychain' });
+    const all = await runCli(['status'], { env: env(configDir) });
+    expect(all.stdout).not.toMatch(/^store: /m);
+    expect(all.stdout).toMatch(/^ {2}store {10}file \(.*credentials\.json\)$/m);
+    expect(all.stdout).toMatch(
+      /^ {2}store {10}unreachable: the credentials of profile "par" are in the OS keychain/m,
+    );
 
-  // Every profile in the run's store: the header says it once.
-  const files = twoProfiles();
-  const same = await runCli(['status'], { env: env(files) });
-  expect(same.stdout).toMatch(/^store: file \(.*credentials\.json\)$/m);
-});
+    // Every profile in the run's store: the header says it once.
+    const files = twoProfiles();
+    const same = await runCli(['status'], { env: env(files) });
+    expect(same.stdout).toMatch(/^store: file \(.*credentials\.json\)$/m);
+  },
+);
 
 const missing = missingSecretServiceTools();
 const skip = missing !== undefined && !partsRequired();
