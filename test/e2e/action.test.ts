@@ -231,343 +231,355 @@ function runnerEnv(): Record<string, string> {
   return { HOME: tempDir('tokencli-action-home-'), TOKENCLI_CONFIG_DIR: tempDir('tokencli-action-config-') };
 }
 
-describe('action.yml', () => {
-  test('inputs reach the scripts only through env, and the version default is this release', () => {
-    for (const step of action.steps) expect(step.run, step.id).not.toContain('${{');
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-    expect(action.inputs.version?.default).toBe(pkg.version);
-    expect(Object.keys(action.inputs)).toEqual(
-      expect.arrayContaining([
-        'base-url',
-        'client-id',
-        'client-secret',
-        'email',
-        'password',
-        'profile',
-        'min-ttl',
-      ]),
-    );
-  });
-
-  test('the token reaches the output, masked before any line carries it; secrets reach no file', () => {
-    const env = runnerEnv();
-    const run = runAction(action, workflowInputs(), env);
-    expect(run.status, run.log).toBe(0);
-    const token = run.actionOutputs['access-token'] ?? '';
-    expect(token.length).toBeGreaterThan(20);
-    expect(Date.parse(run.actionOutputs['expires-at'] ?? '')).toBeGreaterThan(Date.now());
-
-    const lines = run.log.split('\n');
-    const mask = lines.indexOf(`::add-mask::${token}`);
-    expect(mask).toBeGreaterThanOrEqual(0);
-    expect(lines.findIndex((line) => line.includes(token))).toBe(mask);
-
-    expect(run.githubEnv).toEqual({});
-    for (const file of run.files) {
-      const content = readFileSync(file, 'utf8');
-      expect(content, file).not.toContain(DEMO.clientSecret);
-      expect(content, file).not.toContain(DEMO.password);
-    }
-    expect(run.log).not.toContain(DEMO.clientSecret);
-    expect(run.log).not.toContain(DEMO.password);
-  });
-
-  test('export-env: true gives later steps the token in TOKENCLI_ACCESS_TOKEN', async () => {
-    const run = runAction(action, workflowInputs({ 'export-env': 'true' }), runnerEnv());
-    expect(run.status, run.log).toBe(0);
-    expect(run.githubEnv).toEqual({
-      TOKENCLI_ACCESS_TOKEN: run.actionOutputs['access-token'],
-      TOKENCLI_TOKEN_EXPIRES_AT: run.actionOutputs['expires-at'],
+// On Windows the runner runs `shell: bash` steps with Git's bash and Windows paths, which these
+// runs (bash from PATH, fake programs as #! scripts, ':'-separated PATHs) do not reproduce.
+describe.skipIf(process.platform === 'win32')(
+  'action.yml (skipped on Windows: its bash steps run there only as a real runner runs them)',
+  () => {
+    test('inputs reach the scripts only through env, and the version default is this release', () => {
+      for (const step of action.steps) expect(step.run, step.id).not.toContain('${{');
+      const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+      expect(action.inputs.version?.default).toBe(pkg.version);
+      expect(Object.keys(action.inputs)).toEqual(
+        expect.arrayContaining([
+          'base-url',
+          'client-id',
+          'client-secret',
+          'email',
+          'password',
+          'profile',
+          'min-ttl',
+        ]),
+      );
     });
-    const info = await fetch(`${service.baseUrl}/v2/oauth/tokeninfo?client_id=${DEMO.clientId}`, {
-      headers: { authorization: `Bearer ${run.githubEnv.TOKENCLI_ACCESS_TOKEN}` },
+
+    test('the token reaches the output, masked before any line carries it; secrets reach no file', () => {
+      const env = runnerEnv();
+      const run = runAction(action, workflowInputs(), env);
+      expect(run.status, run.log).toBe(0);
+      const token = run.actionOutputs['access-token'] ?? '';
+      expect(token.length).toBeGreaterThan(20);
+      expect(Date.parse(run.actionOutputs['expires-at'] ?? '')).toBeGreaterThan(Date.now());
+
+      const lines = run.log.split('\n');
+      const mask = lines.indexOf(`::add-mask::${token}`);
+      expect(mask).toBeGreaterThanOrEqual(0);
+      expect(lines.findIndex((line) => line.includes(token))).toBe(mask);
+
+      expect(run.githubEnv).toEqual({});
+      for (const file of run.files) {
+        const content = readFileSync(file, 'utf8');
+        expect(content, file).not.toContain(DEMO.clientSecret);
+        expect(content, file).not.toContain(DEMO.password);
+      }
+      expect(run.log).not.toContain(DEMO.clientSecret);
+      expect(run.log).not.toContain(DEMO.password);
     });
-    expect(info.status).toBe(200);
-    expect(((await info.json()) as { email: string }).email).toBe(DEMO.email);
-  });
 
-  test('a refused password fails the step with tokencli exit 3, and nothing is output or exported', () => {
-    const run = runAction(
-      action,
-      workflowInputs({ password: 'wrong-password', 'export-env': 'true' }),
-      runnerEnv(),
+    test('export-env: true gives later steps the token in TOKENCLI_ACCESS_TOKEN', async () => {
+      const run = runAction(action, workflowInputs({ 'export-env': 'true' }), runnerEnv());
+      expect(run.status, run.log).toBe(0);
+      expect(run.githubEnv).toEqual({
+        TOKENCLI_ACCESS_TOKEN: run.actionOutputs['access-token'],
+        TOKENCLI_TOKEN_EXPIRES_AT: run.actionOutputs['expires-at'],
+      });
+      const info = await fetch(`${service.baseUrl}/v2/oauth/tokeninfo?client_id=${DEMO.clientId}`, {
+        headers: { authorization: `Bearer ${run.githubEnv.TOKENCLI_ACCESS_TOKEN}` },
+      });
+      expect(info.status).toBe(200);
+      expect(((await info.json()) as { email: string }).email).toBe(DEMO.email);
+    });
+
+    test('a refused password fails the step with tokencli exit 3, and nothing is output or exported', () => {
+      const run = runAction(
+        action,
+        workflowInputs({ password: 'wrong-password', 'export-env': 'true' }),
+        runnerEnv(),
+      );
+      expect(run.status).toBe(3);
+      expect(run.log).toMatch(/^error: .*403/m);
+      // The workflow's summary shows why, not only the exit code.
+      expect(run.log).toMatch(/^::error::tokencli token failed \(exit 3\): .*403.*$/m);
+      expect(run.outputs.token).toEqual({});
+      expect(run.githubEnv).toEqual({});
+      expect(run.log).not.toContain('wrong-password');
+    });
+
+    test.runIf(existsSync(releaseArchive))(
+      'by default it installs the release executable, checked against SHA256SUMS, on a runner without node',
+      { timeout: 120_000 },
+      async () => {
+        const server = await serveRelease(join(root, 'release'));
+        try {
+          // What the steps need from the runner, and no node.
+          const path = pathWith([...INSTALL_TOOLS, 'bash', 'dirname', 'curl', 'sha256sum']);
+          const run = runAction(action, workflowInputs({ 'tokencli-path': '', 'download-url': server.url }), {
+            ...runnerEnv(),
+            PATH: path,
+          });
+          expect(run.status, run.log).toBe(0);
+          expect(run.outputs.install?.bin).toMatch(new RegExp(`/tokencli-${versionPattern}/bin/tokencli$`));
+          expect((run.actionOutputs['access-token'] ?? '').length).toBeGreaterThan(20);
+          expect(server.requests().map((r) => r.path)).toEqual([
+            '/SHA256SUMS',
+            `/${basename(releaseArchive)}`,
+          ]);
+        } finally {
+          await server.close();
+        }
+      },
     );
-    expect(run.status).toBe(3);
-    expect(run.log).toMatch(/^error: .*403/m);
-    // The workflow's summary shows why, not only the exit code.
-    expect(run.log).toMatch(/^::error::tokencli token failed \(exit 3\): .*403.*$/m);
-    expect(run.outputs.token).toEqual({});
-    expect(run.githubEnv).toEqual({});
-    expect(run.log).not.toContain('wrong-password');
-  });
+    test.skipIf(existsSync(releaseArchive))(
+      'the default install of the release executable (skipped: needs release/ from `npm run build:release` on linux-x64)',
+      () => {},
+    );
 
-  test.runIf(existsSync(releaseArchive))(
-    'by default it installs the release executable, checked against SHA256SUMS, on a runner without node',
-    { timeout: 120_000 },
-    async () => {
-      const server = await serveRelease(join(root, 'release'));
+    test('a tokencli-path that is not an executable file is refused, annotated, before any token is asked for', () => {
+      for (const path of [
+        join(tempDir('tokencli-action-none-'), 'tokencli'),
+        tempDir('tokencli-action-dir-'),
+      ]) {
+        const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
+        expect(run.status, run.log).toBe(2);
+        expect(run.log).toBe(
+          `::error::tokencli-path ${path} is not an executable file or a program on PATH\n`,
+        );
+      }
+      expect(service.logs()).not.toContain('tokencli-action-none-');
+    });
+
+    test('a release that cannot be installed fails the install step with install.sh’s reason annotated', async () => {
+      const server = await serveRelease(tempDir('tokencli-action-empty-release-'));
       try {
-        // What the steps need from the runner, and no node.
-        const path = pathWith([...INSTALL_TOOLS, 'bash', 'dirname', 'curl', 'sha256sum']);
-        const run = runAction(action, workflowInputs({ 'tokencli-path': '', 'download-url': server.url }), {
-          ...runnerEnv(),
-          PATH: path,
-        });
-        expect(run.status, run.log).toBe(0);
-        expect(run.outputs.install?.bin).toMatch(new RegExp(`/tokencli-${versionPattern}/bin/tokencli$`));
-        expect((run.actionOutputs['access-token'] ?? '').length).toBeGreaterThan(20);
-        expect(server.requests().map((r) => r.path)).toEqual(['/SHA256SUMS', `/${basename(releaseArchive)}`]);
+        const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url });
+        const run = runAction(action, inputs, runnerEnv());
+        expect(run.status, run.log).toBe(1);
+        expect(run.log).toMatch(
+          /^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS \(curl: .*404.*\)$/m,
+        );
+        expect(run.log).toMatch(
+          new RegExp(
+            `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: cannot download \\S+/SHA256SUMS \\(curl: .*404.*\\)$`,
+            'm',
+          ),
+        );
+        expect(run.outputs.install).toEqual({});
+        // Nothing but the runner's own files: no install, no held stderr.
+        expect(run.files.filter((file) => !/\/(github-env|output-[\w-]+)$/.test(file))).toEqual([]);
       } finally {
         await server.close();
       }
-    },
-  );
-  test.skipIf(existsSync(releaseArchive))(
-    'the default install of the release executable (skipped: needs release/ from `npm run build:release` on linux-x64)',
-    () => {},
-  );
+    });
 
-  test('a tokencli-path that is not an executable file is refused, annotated, before any token is asked for', () => {
-    for (const path of [
-      join(tempDir('tokencli-action-none-'), 'tokencli'),
-      tempDir('tokencli-action-dir-'),
-    ]) {
-      const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
+    test('a version given as its tag installs that release; the log keeps only the install line', async () => {
+      const server = await serveRelease(fakeRelease('9.8.7').dir);
+      try {
+        const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url, version: 'v9.8.7' });
+        const run = runAction(action, inputs, runnerEnv());
+        expect(run.outputs.install?.bin, run.log).toMatch(/\/tokencli-9\.8\.7\/bin\/tokencli$/);
+        expect(run.log).toMatch(/^tokencli 9\.8\.7 installed: \S+\/tokencli-9\.8\.7\/bin\/tokencli$/m);
+        // install.sh's advice to put the directory on PATH: the action runs tokencli by its path.
+        expect(run.log).not.toContain('PATH');
+      } finally {
+        await server.close();
+      }
+    });
+
+    test('install: npm on a runner without npm is refused with what it needs', () => {
+      const path = pathWith(['bash', 'dirname']);
+      const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'npm' }), {
+        ...runnerEnv(),
+        PATH: path,
+      });
       expect(run.status, run.log).toBe(2);
-      expect(run.log).toBe(`::error::tokencli-path ${path} is not an executable file or a program on PATH\n`);
-    }
-    expect(service.logs()).not.toContain('tokencli-action-none-');
-  });
+      expect(run.log).toContain(
+        '::error::install: npm needs Node and npm on the runner (actions/setup-node)',
+      );
+    });
 
-  test('a release that cannot be installed fails the install step with install.sh’s reason annotated', async () => {
-    const server = await serveRelease(tempDir('tokencli-action-empty-release-'));
-    try {
-      const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url });
+    test('a tokencli-path that is a bare name is the program of that name on PATH', () => {
+      const tools = tempDir('tokencli-action-path-');
+      symlinkSync(BINARY ?? BIN, join(tools, 'tokencli'));
+      const run = runAction(action, workflowInputs({ 'tokencli-path': 'tokencli' }), {
+        ...runnerEnv(),
+        PATH: `${tools}${delimiter}${process.env.PATH ?? ''}`,
+      });
+      expect(run.status, run.log).toBe(0);
+      expect(run.outputs.install?.bin).toBe(join(tools, 'tokencli'));
+      expect((run.actionOutputs['access-token'] ?? '').length).toBeGreaterThan(20);
+    });
+
+    test('the reason annotated: tokencli’s error line, npm’s first telling line, else the last line', () => {
+      const file = join(tempDir('tokencli-action-reason-'), 'stderr');
+      const of = (stderr: string) =>
+        spawnSync(
+          'bash',
+          [
+            '-c',
+            `. "${join(root, 'scripts/action/failure.sh')}"; printf '%s' "$1" > "$2"; failure_reason "$2"`,
+            'bash',
+            stderr,
+            file,
+          ],
+          { encoding: 'utf8' },
+        ).stdout;
+      expect(of('warning: a\nerror: the service refused the password\nhint: check it\n')).toBe(
+        'the service refused the password',
+      );
+      const npm = [
+        'npm error code E404',
+        'npm error 404 Not Found - GET https://registry.npmjs.org/tokencli - Not found',
+        'npm error 404',
+        'npm error A complete log of this run can be found in: /home/runner/.npm/_logs/x-debug-0.log',
+        '',
+      ].join('\n');
+      expect(of(npm)).toBe('npm error 404 Not Found - GET https://registry.npmjs.org/tokencli - Not found');
+      expect(of('\ntokencli install: checksum mismatch for x\n\n')).toBe(
+        'tokencli install: checksum mismatch for x',
+      );
+      // A tokencli-path that crashed (a checkout never built): the exception, not node's version line.
+      const crash = [
+        'node:internal/modules/cjs/loader:1228',
+        '  throw err;',
+        '',
+        "Error: ENOENT: no such file or directory, open '/w/dist/cli-bundle/light-argv.cjs'",
+        '    at Object.openSync (node:fs:573:18) {',
+        '  errno: -2,',
+        '}',
+        '',
+        'Node.js v20.20.2',
+        '',
+      ].join('\n');
+      expect(of(crash)).toBe(
+        "Error: ENOENT: no such file or directory, open '/w/dist/cli-bundle/light-argv.cjs'",
+      );
+      expect(of('TypeError [ERR_INVALID_ARG_TYPE]: bad\nNode.js v26.1.0\n')).toBe(
+        'TypeError [ERR_INVALID_ARG_TYPE]: bad',
+      );
+      expect(of('tokencli install: cannot unpack x (tar: Error is not recoverable: exiting now)\n')).toBe(
+        'tokencli install: cannot unpack x (tar: Error is not recoverable: exiting now)',
+      );
+    });
+
+    test('annotations escape what GitHub reads as their end: %, CR and LF', () => {
+      const script = `. "${join(root, 'scripts/action/failure.sh')}"; error_annotation "$1"`;
+      const result = spawnSync('bash', ['-c', script, 'bash', '50% done\r\nnext'], { encoding: 'utf8' });
+      expect(result.stdout).toBe('::error::50%25 done%0D%0Anext\n');
+    });
+
+    /** A tokencli-path that is a script: `--version` says 0.1.0, `token` prints `tokenOutput`. */
+    function fakeTokencli(tokenOutput: string): string {
+      const path = join(tempDir('tokencli-action-fake-'), 'tokencli');
+      writeFileSync(
+        path,
+        `#!/bin/sh\ncase $1 in\n--version) echo 0.1.0 ;;\ntoken) cat <<'EOF'\n${tokenOutput}\nEOF\n;;\nesac\n`,
+        { mode: 0o755 },
+      );
+      return path;
+    }
+
+    test('a token with a % is masked as the runner reads the mask (%25), before any line carries it', () => {
+      const token = 'SeCrEt%25TOKEN%0Avalue';
+      const path = fakeTokencli(
+        `TOKENCLI_ACCESS_TOKEN='${token}'\nTOKENCLI_TOKEN_EXPIRES_AT='2030-01-01T00:00:00Z'`,
+      );
+      const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
+      expect(run.status, run.log).toBe(0);
+      expect(run.actionOutputs['access-token']).toBe(token);
+      const lines = run.log.split('\n');
+      const mask = lines.indexOf('::add-mask::SeCrEt%2525TOKEN%250Avalue');
+      expect(mask, run.log).toBeGreaterThanOrEqual(0);
+      expect(lines.findIndex((line) => line.includes(token))).toBe(-1);
+    });
+
+    test('with xtrace in the job’s SHELLOPTS the token is still masked before any line carries it', () => {
+      const run = runAction(action, workflowInputs(), { ...runnerEnv(), SHELLOPTS: 'xtrace' });
+      expect(run.status, run.log).toBe(0);
+      // The trace is on: the install step's lines show it.
+      expect(run.log).toMatch(/^\+ /m);
+      const token = run.actionOutputs['access-token'] ?? '';
+      const lines = run.log.split('\n');
+      expect(lines.findIndex((line) => line.includes(token))).toBe(lines.indexOf(`::add-mask::${token}`));
+    });
+
+    test('a tokencli-path whose token output is not the assignments is refused, and never run as code', () => {
+      const witness = join(tempDir('tokencli-action-witness-'), 'ran');
+      for (const output of [
+        '',
+        'hello world',
+        `touch ${witness}`,
+        "TOKENCLI_ACCESS_TOKEN='a b'\nTOKENCLI_TOKEN_EXPIRES_AT='x'",
+      ]) {
+        const path = fakeTokencli(output);
+        const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
+        expect(run.status, run.log).toBe(1);
+        expect(run.log).toContain(
+          `::error::${path} token --format env printed no token assignments (is it tokencli 0.1.0 or later?)\n`,
+        );
+        expect(run.outputs.token).toEqual({});
+      }
+      expect(existsSync(witness)).toBe(false);
+    });
+
+    test('a tokencli-path that is a bare name not on PATH is refused as such', () => {
+      const run = runAction(action, workflowInputs({ 'tokencli-path': 'tokencli-nowhere' }), runnerEnv());
+      expect(run.status, run.log).toBe(2);
+      expect(run.log).toBe(
+        '::error::tokencli-path tokencli-nowhere is not a program on PATH (a file in the workspace is ./tokencli-nowhere)\n',
+      );
+    });
+
+    test('a download-url over plain http to another machine is refused, annotated, before any download', () => {
+      const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': 'http://192.0.2.1:8080/mirror' });
       const run = runAction(action, inputs, runnerEnv());
       expect(run.status, run.log).toBe(1);
       expect(run.log).toMatch(
-        /^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS \(curl: .*404.*\)$/m,
-      );
-      expect(run.log).toMatch(
         new RegExp(
-          `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: cannot download \\S+/SHA256SUMS \\(curl: .*404.*\\)$`,
+          `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: TOKENCLI_DOWNLOAD_URL: plain http:// is refused for a host other than this machine`,
           'm',
         ),
       );
-      expect(run.outputs.install).toEqual({});
-      // Nothing but the runner's own files: no install, no held stderr.
-      expect(run.files.filter((file) => !/\/(github-env|output-[\w-]+)$/.test(file))).toEqual([]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  test('a version given as its tag installs that release; the log keeps only the install line', async () => {
-    const server = await serveRelease(fakeRelease('9.8.7').dir);
-    try {
-      const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url, version: 'v9.8.7' });
-      const run = runAction(action, inputs, runnerEnv());
-      expect(run.outputs.install?.bin, run.log).toMatch(/\/tokencli-9\.8\.7\/bin\/tokencli$/);
-      expect(run.log).toMatch(/^tokencli 9\.8\.7 installed: \S+\/tokencli-9\.8\.7\/bin\/tokencli$/m);
-      // install.sh's advice to put the directory on PATH: the action runs tokencli by its path.
-      expect(run.log).not.toContain('PATH');
-    } finally {
-      await server.close();
-    }
-  });
-
-  test('install: npm on a runner without npm is refused with what it needs', () => {
-    const path = pathWith(['bash', 'dirname']);
-    const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'npm' }), {
-      ...runnerEnv(),
-      PATH: path,
     });
-    expect(run.status, run.log).toBe(2);
-    expect(run.log).toContain('::error::install: npm needs Node and npm on the runner (actions/setup-node)');
-  });
 
-  test('a tokencli-path that is a bare name is the program of that name on PATH', () => {
-    const tools = tempDir('tokencli-action-path-');
-    symlinkSync(BINARY ?? BIN, join(tools, 'tokencli'));
-    const run = runAction(action, workflowInputs({ 'tokencli-path': 'tokencli' }), {
-      ...runnerEnv(),
-      PATH: `${tools}${delimiter}${process.env.PATH ?? ''}`,
+    test('used again in the same job, the release installed before is not downloaded again', async () => {
+      const server = await serveRelease(fakeRelease('9.8.7').dir);
+      try {
+        const env = { ...runnerEnv(), RUNNER_TEMP: tempDir('tokencli-action-runner-') };
+        const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url, version: '9.8.7' });
+        const first = runAction(action, inputs, env);
+        expect(first.outputs.install?.bin, first.log).toMatch(/\/tokencli-9\.8\.7\/bin\/tokencli$/);
+        const again = runAction(action, inputs, env);
+        expect(again.log).toMatch(
+          /^tokencli 9\.8\.7 already installed: \S+\/tokencli-9\.8\.7\/bin\/tokencli$/m,
+        );
+        expect(again.outputs.install?.bin).toBe(first.outputs.install?.bin);
+        expect(server.requests().map((r) => r.path)).toEqual([
+          '/SHA256SUMS',
+          expect.stringMatching(/\.tar\.gz$/),
+        ]);
+      } finally {
+        await server.close();
+      }
     });
-    expect(run.status, run.log).toBe(0);
-    expect(run.outputs.install?.bin).toBe(join(tools, 'tokencli'));
-    expect((run.actionOutputs['access-token'] ?? '').length).toBeGreaterThan(20);
-  });
 
-  test('the reason annotated: tokencli’s error line, npm’s first telling line, else the last line', () => {
-    const file = join(tempDir('tokencli-action-reason-'), 'stderr');
-    const of = (stderr: string) =>
-      spawnSync(
-        'bash',
-        [
-          '-c',
-          `. "${join(root, 'scripts/action/failure.sh')}"; printf '%s' "$1" > "$2"; failure_reason "$2"`,
-          'bash',
-          stderr,
-          file,
-        ],
-        { encoding: 'utf8' },
-      ).stdout;
-    expect(of('warning: a\nerror: the service refused the password\nhint: check it\n')).toBe(
-      'the service refused the password',
-    );
-    const npm = [
-      'npm error code E404',
-      'npm error 404 Not Found - GET https://registry.npmjs.org/tokencli - Not found',
-      'npm error 404',
-      'npm error A complete log of this run can be found in: /home/runner/.npm/_logs/x-debug-0.log',
-      '',
-    ].join('\n');
-    expect(of(npm)).toBe('npm error 404 Not Found - GET https://registry.npmjs.org/tokencli - Not found');
-    expect(of('\ntokencli install: checksum mismatch for x\n\n')).toBe(
-      'tokencli install: checksum mismatch for x',
-    );
-    // A tokencli-path that crashed (a checkout never built): the exception, not node's version line.
-    const crash = [
-      'node:internal/modules/cjs/loader:1228',
-      '  throw err;',
-      '',
-      "Error: ENOENT: no such file or directory, open '/w/dist/cli-bundle/light-argv.cjs'",
-      '    at Object.openSync (node:fs:573:18) {',
-      '  errno: -2,',
-      '}',
-      '',
-      'Node.js v20.20.2',
-      '',
-    ].join('\n');
-    expect(of(crash)).toBe(
-      "Error: ENOENT: no such file or directory, open '/w/dist/cli-bundle/light-argv.cjs'",
-    );
-    expect(of('TypeError [ERR_INVALID_ARG_TYPE]: bad\nNode.js v26.1.0\n')).toBe(
-      'TypeError [ERR_INVALID_ARG_TYPE]: bad',
-    );
-    expect(of('tokencli install: cannot unpack x (tar: Error is not recoverable: exiting now)\n')).toBe(
-      'tokencli install: cannot unpack x (tar: Error is not recoverable: exiting now)',
-    );
-  });
+    test('an install other than binary or npm is refused', () => {
+      const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'pip' }), runnerEnv());
+      expect(run.status).toBe(2);
+      expect(run.log).toContain('::error::install must be binary or npm');
+    });
 
-  test('annotations escape what GitHub reads as their end: %, CR and LF', () => {
-    const script = `. "${join(root, 'scripts/action/failure.sh')}"; error_annotation "$1"`;
-    const result = spawnSync('bash', ['-c', script, 'bash', '50% done\r\nnext'], { encoding: 'utf8' });
-    expect(result.stdout).toBe('::error::50%25 done%0D%0Anext\n');
-  });
-
-  /** A tokencli-path that is a script: `--version` says 0.1.0, `token` prints `tokenOutput`. */
-  function fakeTokencli(tokenOutput: string): string {
-    const path = join(tempDir('tokencli-action-fake-'), 'tokencli');
-    writeFileSync(
-      path,
-      `#!/bin/sh\ncase $1 in\n--version) echo 0.1.0 ;;\ntoken) cat <<'EOF'\n${tokenOutput}\nEOF\n;;\nesac\n`,
-      { mode: 0o755 },
-    );
-    return path;
-  }
-
-  test('a token with a % is masked as the runner reads the mask (%25), before any line carries it', () => {
-    const token = 'SeCrEt%25TOKEN%0Avalue';
-    const path = fakeTokencli(
-      `TOKENCLI_ACCESS_TOKEN='${token}'\nTOKENCLI_TOKEN_EXPIRES_AT='2030-01-01T00:00:00Z'`,
-    );
-    const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
-    expect(run.status, run.log).toBe(0);
-    expect(run.actionOutputs['access-token']).toBe(token);
-    const lines = run.log.split('\n');
-    const mask = lines.indexOf('::add-mask::SeCrEt%2525TOKEN%250Avalue');
-    expect(mask, run.log).toBeGreaterThanOrEqual(0);
-    expect(lines.findIndex((line) => line.includes(token))).toBe(-1);
-  });
-
-  test('with xtrace in the job’s SHELLOPTS the token is still masked before any line carries it', () => {
-    const run = runAction(action, workflowInputs(), { ...runnerEnv(), SHELLOPTS: 'xtrace' });
-    expect(run.status, run.log).toBe(0);
-    // The trace is on: the install step's lines show it.
-    expect(run.log).toMatch(/^\+ /m);
-    const token = run.actionOutputs['access-token'] ?? '';
-    const lines = run.log.split('\n');
-    expect(lines.findIndex((line) => line.includes(token))).toBe(lines.indexOf(`::add-mask::${token}`));
-  });
-
-  test('a tokencli-path whose token output is not the assignments is refused, and never run as code', () => {
-    const witness = join(tempDir('tokencli-action-witness-'), 'ran');
-    for (const output of [
-      '',
-      'hello world',
-      `touch ${witness}`,
-      "TOKENCLI_ACCESS_TOKEN='a b'\nTOKENCLI_TOKEN_EXPIRES_AT='x'",
-    ]) {
-      const path = fakeTokencli(output);
-      const run = runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv());
-      expect(run.status, run.log).toBe(1);
+    test('a version that is not an exact release is refused before anything is installed', () => {
+      const run = runAction(action, workflowInputs({ 'tokencli-path': '', version: 'latest' }), runnerEnv());
+      expect(run.status).toBe(2);
       expect(run.log).toContain(
-        `::error::${path} token --format env printed no token assignments (is it tokencli 0.1.0 or later?)\n`,
+        "::error::version must be an exact tokencli version such as 0.1.0, not 'latest'",
       );
-      expect(run.outputs.token).toEqual({});
-    }
-    expect(existsSync(witness)).toBe(false);
-  });
-
-  test('a tokencli-path that is a bare name not on PATH is refused as such', () => {
-    const run = runAction(action, workflowInputs({ 'tokencli-path': 'tokencli-nowhere' }), runnerEnv());
-    expect(run.status, run.log).toBe(2);
-    expect(run.log).toBe(
-      '::error::tokencli-path tokencli-nowhere is not a program on PATH (a file in the workspace is ./tokencli-nowhere)\n',
-    );
-  });
-
-  test('a download-url over plain http to another machine is refused, annotated, before any download', () => {
-    const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': 'http://192.0.2.1:8080/mirror' });
-    const run = runAction(action, inputs, runnerEnv());
-    expect(run.status, run.log).toBe(1);
-    expect(run.log).toMatch(
-      new RegExp(
-        `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: TOKENCLI_DOWNLOAD_URL: plain http:// is refused for a host other than this machine`,
-        'm',
-      ),
-    );
-  });
-
-  test('used again in the same job, the release installed before is not downloaded again', async () => {
-    const server = await serveRelease(fakeRelease('9.8.7').dir);
-    try {
-      const env = { ...runnerEnv(), RUNNER_TEMP: tempDir('tokencli-action-runner-') };
-      const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url, version: '9.8.7' });
-      const first = runAction(action, inputs, env);
-      expect(first.outputs.install?.bin, first.log).toMatch(/\/tokencli-9\.8\.7\/bin\/tokencli$/);
-      const again = runAction(action, inputs, env);
-      expect(again.log).toMatch(
-        /^tokencli 9\.8\.7 already installed: \S+\/tokencli-9\.8\.7\/bin\/tokencli$/m,
+      const semicolon = runAction(
+        action,
+        workflowInputs({ 'tokencli-path': '', version: '1.0.0;id' }),
+        runnerEnv(),
       );
-      expect(again.outputs.install?.bin).toBe(first.outputs.install?.bin);
-      expect(server.requests().map((r) => r.path)).toEqual([
-        '/SHA256SUMS',
-        expect.stringMatching(/\.tar\.gz$/),
-      ]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  test('an install other than binary or npm is refused', () => {
-    const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'pip' }), runnerEnv());
-    expect(run.status).toBe(2);
-    expect(run.log).toContain('::error::install must be binary or npm');
-  });
-
-  test('a version that is not an exact release is refused before anything is installed', () => {
-    const run = runAction(action, workflowInputs({ 'tokencli-path': '', version: 'latest' }), runnerEnv());
-    expect(run.status).toBe(2);
-    expect(run.log).toContain(
-      "::error::version must be an exact tokencli version such as 0.1.0, not 'latest'",
-    );
-    const semicolon = runAction(
-      action,
-      workflowInputs({ 'tokencli-path': '', version: '1.0.0;id' }),
-      runnerEnv(),
-    );
-    expect(semicolon.status).toBe(2);
-  });
-});
+      expect(semicolon.status).toBe(2);
+    });
+  },
+);
