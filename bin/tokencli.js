@@ -28,7 +28,7 @@
 // such parentheses, hence its `biome-ignore format` comments; test/cli/launcher/eager-compile.test.ts
 // fails on a function compiled when first called. From the package it changes nothing measurable.
 const fs = process.getBuiltinModule('node:fs');
-const { join, isAbsolute, sep } = process.getBuiltinModule('node:path');
+const { dirname, join, isAbsolute, sep } = process.getBuiltinModule('node:path');
 const env = process.env;
 const bundles = join(__dirname, '..', 'dist', 'cli-bundle');
 // Inside the single executable (scripts/release/build-sea.mjs) this script is the executable's
@@ -70,7 +70,8 @@ const temporaryDir = (function temporaryDir() {
 
 const cacheRoot = userCacheDir();
 // V8 rejects a cache of another V8; one directory per node keeps two nodes from overwriting each other's.
-const codeCacheDir = cacheRoot && `${cacheRoot}${sep}code-cache${sep}${process.version}-${process.arch}`;
+const CODE_CACHE_DIR = `code-cache${sep}${process.version}-${process.arch}`;
+const codeCacheDir = cacheRoot && `${cacheRoot}${sep}${CODE_CACHE_DIR}`;
 const HEADER = '// tokencli light bundle ';
 /** The light scripts this run compiled, whose caches are brought up to date once the answer is out. */
 const loaded = [];
@@ -109,6 +110,52 @@ const ownUid = process.platform === 'win32' ? undefined : process.getuid();
 const ownedAlone = (function ownedAlone(stat) {
   return ownUid === undefined || (stat.uid === ownUid && (stat.mode & 0o022) === 0);
 });
+
+let trustedRoot;
+/**
+ * cacheRoot's real path, made if missing, where what a run writes may be trusted by later runs —
+ * code that V8 or node runs, the executable's native addon, and the clean-ups that remove other
+ * builds' directories — or undefined. Reading a cache needs no such care (readOwnCacheFile: a file
+ * only this user can have written); writing there does: another user who can write a directory on
+ * the way could swap in one of theirs between a check and its use, or plant a link that makes a
+ * clean-up remove directories elsewhere. So cacheRoot must be this user's alone, and each directory
+ * above it this user's or root's and writable by no one else, unless sticky (/tmp, a shared
+ * XDG_CACHE_HOME: no one else may move or replace what is ours in it). A `sudo` run that kept the
+ * user's HOME finds the user's directories on the way, and writes nothing there: root's files
+ * would be ones the user's later runs could never replace.
+ */
+function trustedCacheRoot() {
+  if (trustedRoot !== undefined) return trustedRoot || undefined;
+  trustedRoot = false;
+  if (!cacheRoot) return undefined;
+  try {
+    if (ownUid === undefined) {
+      fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o700 });
+      trustedRoot = cacheRoot;
+    } else {
+      // Nothing is made where it could not be kept: the nearest directory there is comes first.
+      let existing = cacheRoot;
+      while (!fs.existsSync(existing)) existing = dirname(existing);
+      if (!safeAncestry(fs.realpathSync(existing))) return undefined;
+      fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o700 });
+      const real = fs.realpathSync(cacheRoot);
+      if (safeAncestry(real) && ownedAlone(fs.lstatSync(real))) trustedRoot = real;
+    }
+  } catch {
+    // Not made, or gone meanwhile: nothing is written.
+  }
+  return trustedRoot || undefined;
+}
+
+/** Whether `dir` (a real path) and each directory above it is this user's or root's, and writable by no one else unless sticky. */
+function safeAncestry(dir) {
+  for (let path = dir; ; path = dirname(path)) {
+    const stat = fs.lstatSync(path);
+    if (!stat.isDirectory() || (stat.uid !== ownUid && stat.uid !== 0)) return false;
+    if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0) return false;
+    if (dirname(path) === path) return true;
+  }
+}
 
 /**
  * A code cache file's bytes, when this user wrote it and no one else can have: V8 runs the
@@ -213,7 +260,7 @@ let seaImports;
 /** A package inside the executable (its sea-imports.cjs asset: scripts/release/build-sea.mjs). */
 function seaRequire(id) {
   seaImports ??= loadLight('sea-imports', true);
-  return seaImports.seaRequire(id, cacheRoot);
+  return seaImports.seaRequire(id, trustedCacheRoot);
 }
 
 /** The executable's own code cache of a bundle (its asset NAME.code-cache), or undefined. */
@@ -274,7 +321,7 @@ const loadLight = (function loadLight(name, plainRequire = false) {
   const used = new Set();
   if (cacheFile) {
     const seen = cached === undefined || refused || script.cachedDataRejected ? undefined : cached.seen;
-    loaded.push({ script, name, cacheFile, seen, used });
+    loaded.push({ script, name, file: `${name}-${build}`, seen, used });
   }
   const module = { exports: {} };
   const require = plainRequire ? (id) => process.getBuiltinModule(id) ?? seaRequire(id) : lazyRequire(used);
@@ -289,13 +336,18 @@ const loadLight = (function loadLight(name, plainRequire = false) {
  */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
 const saveCodeCaches = (function saveCodeCaches(declined = false) {
-  for (const { script, name, cacheFile, seen, used } of loaded.splice(0)) {
+  for (const { script, name, file, seen, used } of loaded.splice(0)) {
     if (declined && name !== 'light-argv') continue;
     let known = seen !== undefined;
     if (known) for (const id of used) if (!seen.includes(id)) known = false;
     if (known) continue;
     const paths = [...new Set([...(seen ?? []), ...used])].sort().join(',');
     try {
+      // Written only where no one else can touch what is written or removed (trustedCacheRoot).
+      const root = trustedCacheRoot();
+      if (root === undefined) continue;
+      const codeCacheDir = `${root}${sep}${CODE_CACHE_DIR}`;
+      const cacheFile = `${codeCacheDir}${sep}${file}`;
       // This node's first cache here: other nodes' directories but the KEPT_NODES last written go.
       if (fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 }) !== undefined) {
         const versions = codeCacheDir.slice(0, codeCacheDir.lastIndexOf(sep));
@@ -321,7 +373,7 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
       // other's at every run; older ones go, and so do partial files a killed writer left (a
       // minute old: a writer at work renames its own within milliseconds). Another build's name
       // is as long as this one's (the build is a fixed-length hash), which no other bundle's is.
-      const current = cacheFile.slice(codeCacheDir.length + 1);
+      const current = file;
       const now = Date.now();
       const others = [];
       for (const entry of fs.readdirSync(codeCacheDir)) {
@@ -364,16 +416,17 @@ function fullCliBuild() {
  * where it may not be used.
  */
 function compileCacheDir() {
-  const dir = join(cacheRoot, 'compile-cache');
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Node runs what it finds there: only from a directory of this user's, in one of theirs, that
-  // no one else may write (the code cache files' rule, above), and none may enter: node makes its
-  // own directories inside by the umask, open to all under umask 000.
-  const stat = fs.lstatSync(dir);
-  const root = fs.lstatSync(cacheRoot);
+  // Node runs what it finds there: only from a directory of this user's, where no one else could
+  // have put anything (trustedCacheRoot), that no one else may write (the code cache files' rule,
+  // above), and none may enter: node makes its own directories inside by the umask, open to all
+  // under umask 000.
+  const root = trustedCacheRoot();
   const build = fullCliBuild();
-  if (!stat.isDirectory() || !ownedAlone(stat) || !root.isDirectory() || !ownedAlone(root) || !build)
-    return undefined;
+  if (root === undefined || !build) return undefined;
+  const dir = `${root}${sep}compile-cache`;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = fs.lstatSync(dir);
+  if (!stat.isDirectory() || !ownedAlone(stat)) return undefined;
   if (ownUid !== undefined && (stat.mode & 0o077) !== 0) {
     fs.chmodSync(dir, 0o700);
     // What others could enter may hold what they put into node's directories there.

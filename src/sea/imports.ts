@@ -26,13 +26,18 @@ interface Sea {
 
 let keyring: unknown;
 
-/** `require(id)` of a package the bundles leave external; `cacheRoot` is the launcher's user cache. */
-export function seaRequire(id: string, cacheRoot: string | undefined): unknown {
+/**
+ * `require(id)` of a package the bundles leave external. `cacheRoot` gives the launcher's user
+ * cache directory where a native addon may be kept (only one no one else can write on the way to:
+ * bin/tokencli.js `trustedCacheRoot`), asked only when the addon is loaded.
+ */
+export function seaRequire(id: string, cacheRoot: () => string | undefined): unknown {
   if (id === '@napi-rs/keyring') {
     if (keyring === undefined) {
       const sea = process.getBuiltinModule('node:sea') as unknown as Sea;
       const bytes = new Uint8Array(sea.getRawAsset(KEYRING_ASSET));
-      keyring = loadAddonAnywhere(bytes, cacheRoot === undefined ? undefined : join(cacheRoot, 'native'));
+      const root = cacheRoot();
+      keyring = loadAddonAnywhere(bytes, root === undefined ? undefined : join(root, 'native'));
     }
     return keyring;
   }
