@@ -37,7 +37,14 @@ else
       exit 2
       ;;
   esac
-  prefix="${RUNNER_TEMP:-/tmp}/tokencli-$TOKENCLI_VERSION"
+  # The job's own temporary directory. Outside a runner (no RUNNER_TEMP), a fresh private one: under
+  # a fixed name in a shared /tmp, another user's tokencli put there first would pass for an earlier
+  # install, and the token step would hand it the secrets.
+  if [ -n "${RUNNER_TEMP:-}" ]; then
+    prefix="$RUNNER_TEMP/tokencli-$TOKENCLI_VERSION"
+  else
+    prefix="$(mktemp -d "${TMPDIR:-/tmp}/tokencli-action.XXXXXX")/tokencli-$TOKENCLI_VERSION"
+  fi
   case "${TOKENCLI_INSTALL:-binary}" in
     binary)
       # The executable install.sh puts there: tokencli, or tokencli.exe on Windows.

@@ -6,10 +6,19 @@
  * install, the release executable, from a local server over release/ (`npm run build:release`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, delimiter, join, resolve } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, BINARY, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
+import { expectMode } from '../helpers/file-modes.js';
 import { fakeRelease, INSTALL_TOOLS, pathWith, serveRelease } from '../helpers/release-server.js';
 import { DEMO } from './env.js';
 
@@ -553,6 +562,41 @@ describe.skipIf(process.platform === 'win32')(
           /^tokencli 9\.8\.7 already installed: \S+\/tokencli-9\.8\.7\/bin\/tokencli$/m,
         );
         expect(again.outputs.install?.bin).toBe(first.outputs.install?.bin);
+        expect(server.requests().map((r) => r.path)).toEqual([
+          '/SHA256SUMS',
+          expect.stringMatching(/\.tar\.gz$/),
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+
+    test('outside a runner (no RUNNER_TEMP), a tokencli already in the shared temporary directory is not taken for an earlier install', async () => {
+      const server = await serveRelease(fakeRelease('9.8.7').dir);
+      try {
+        // What another user could put in /tmp before the job: a tokencli that says the version.
+        const tmp = tempDir('tokencli-action-tmp-');
+        const planted = join(tmp, 'tokencli-9.8.7', 'bin');
+        mkdirSync(planted, { recursive: true });
+        writeFileSync(join(planted, 'tokencli'), '#!/bin/sh\necho 9.8.7\n', { mode: 0o755 });
+        const outputFile = join(tempDir('tokencli-action-output-'), 'output');
+        writeFileSync(outputFile, '');
+        const run = spawnSync('bash', [join(root, 'scripts', 'action', 'install.sh')], {
+          env: cleanEnv({
+            ...runnerEnv(),
+            RUNNER_TEMP: undefined,
+            TMPDIR: tmp,
+            GITHUB_OUTPUT: outputFile,
+            TOKENCLI_VERSION: '9.8.7',
+            TOKENCLI_DOWNLOAD_URL: server.url,
+          }),
+          encoding: 'utf8',
+        });
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stderr).not.toContain('already installed');
+        const bin = keyValues(readFileSync(outputFile, 'utf8')).bin ?? '';
+        expect(bin).toMatch(/\/tokencli-action\.[^/]+\/tokencli-9\.8\.7\/bin\/tokencli$/);
+        expectMode(dirname(dirname(dirname(bin))), 0o700);
         expect(server.requests().map((r) => r.path)).toEqual([
           '/SHA256SUMS',
           expect.stringMatching(/\.tar\.gz$/),
