@@ -36,7 +36,19 @@ say() {
 
 # The first line of its input that is not blank: a tool's complaint kept to one line of ours.
 first_line() {
-  awk 'NF { print; exit }'
+  awk 'NF { print; exit }' | printable
+}
+
+# Its input as a terminal may show it. A downloader's complaint can carry what a server said (the
+# reason of an HTTP status, where wget prints it): escape sequences, which would colour, move or
+# retitle the user's terminal, go whole (CSI, OSC, and any other ESC and the character after it),
+# then every control character left but tab and newline.
+printable() {
+  esc=$(printf '\033')
+  bel=$(printf '\007')
+  LC_ALL=C sed -e "s|$esc\[[0-?]*[ -/]*[@-~]||g" \
+    -e "s|$esc\][^$bel$esc]*$bel||g" -e "s|$esc\][^$bel$esc]*$esc\\\\||g" -e "s|$esc\][^$bel$esc]*||g" \
+    -e "s|$esc.||g" | LC_ALL=C tr -d '\000-\010\013-\037\177'
 }
 
 # Whether a download that began on https:// met a redirect to plain http://, as LOG, the
@@ -227,7 +239,7 @@ main() {
           # Its lock files into our temporary directory, which goes at the end.
           TMPDIR=$tmp wget --tries=2 --timeout=30 ${3:+"$3"} -O "$2" "$1" >"$tmp/wget.log" 2>&1 && return 0
           downgraded '^Adding URL: *http:' "$tmp/wget.log" ||
-            awk 'NF { last = $0 } END { print last }' "$tmp/wget.log" >&2
+            awk 'NF { last = $0 } END { print last }' "$tmp/wget.log" | printable >&2
           return 1
         }
         ;;
@@ -237,7 +249,8 @@ main() {
         download() {
           if ! wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log"; then
             # Its reason is its last line, after a timestamp: "… ERROR 404: Not Found."
-            awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" >&2
+            awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" |
+              printable >&2
             return 1
           fi
           # Its line "… URL:<where the file came from> …" tells a redirect to plain http.

@@ -66,6 +66,26 @@ process.stdin.resume().on('end', () => process.exit(0));
 `;
 
 /**
+ * A server that answers every request 404 with a reason phrase that would retitle a terminal and
+ * colour what follows, written by hand (node's http refuses to send one). It logs nothing.
+ */
+const HOSTILE_REASON_SERVER = `
+const server = require('node:net').createServer((socket) => {
+  socket.on('error', () => {});
+  socket.once('data', () =>
+    socket.end('HTTP/1.1 404 Not Found \\x1b]0;PWNED\\x07\\x1b[31mRED\\x1b[0m\\x01\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n'),
+  );
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.stdin.resume().on('end', () => process.exit(0));
+`;
+
+/** {@link HOSTILE_REASON_SERVER}: a download server whose words are hostile to a terminal. */
+export function serveHostileReason(): Promise<ReleaseServer> {
+  return serverProcess(HOSTILE_REASON_SERVER, tempDir('tokencli-hostile-server-'), [], 'http');
+}
+
+/**
  * Runs a server script (above) over `dir` with node in its own process (`dir`, the request log,
  * then `more` as its arguments), and gives its URL once it listens.
  */

@@ -30,6 +30,7 @@ import {
   INSTALL_TOOLS,
   pathWith,
   type ReleaseServer,
+  serveHostileReason,
   serveRedirects,
   serveRelease,
   sha256File,
@@ -936,6 +937,29 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       /cannot download \S+\/SHA256SUMS \(ERROR 404: Not Found\.\)$/m,
     );
   });
+
+  test.runIf(process.platform === 'linux')(
+    "a server's words in a downloader's complaint reach the terminal without escape sequences",
+    async () => {
+      // GNU wget shows control characters as \\033 text itself; wget2 passes them on.
+      const server = await serveHostileReason();
+      try {
+        const downloaders: Array<[string, Record<string, string>]> = [
+          ['wget', { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']) }],
+        ];
+        if (wget2)
+          downloaders.push(['wget2', { PATH: pathWithWget2(), HOME: tempDir('tokencli-wget2-home-') }]);
+        for (const [name, env] of downloaders) {
+          const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ...env });
+          expectRefused(run, /cannot download \S+\/SHA256SUMS \(.*404.*\)$/m);
+          expect(run.stderr, name).toContain('RED');
+          expect(run.stderr, name).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   test.runIf(wget2 !== undefined)(
     'without curl, wget2 as wget (Fedora) downloads, and says why it cannot',
