@@ -26,6 +26,18 @@ import { uniqueSuffix } from './unique-name.js';
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
 
+/**
+ * Whether `platform` keeps POSIX permission bits. Windows does not: stat reports 0o666 for every
+ * writable file, and chmod only sets or clears the read-only attribute. There the ACL of the
+ * user's profile, where tokencli keeps its files, keeps other users out, and tightening a mode
+ * would only cost a call at every read and clear a read-only attribute the user set.
+ */
+export function keepsPosixModes(platform: NodeJS.Platform = process.platform): boolean {
+  return platform !== 'win32';
+}
+
+const POSIX_MODES = keepsPosixModes();
+
 function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === code;
 }
@@ -52,7 +64,7 @@ export function tightenPrivateDir(dir: string): void {
       details: { path: dir },
     });
   }
-  if ((stats.mode & 0o777) !== DIR_MODE) chmodSync(dir, DIR_MODE);
+  if (POSIX_MODES && (stats.mode & 0o777) !== DIR_MODE) chmodSync(dir, DIR_MODE);
 }
 
 /** What is at `path` (not following a link), refusing a symbolic link; undefined when nothing is. */
@@ -81,7 +93,7 @@ export async function assertNotSymlink(path: string): Promise<boolean> {
 export async function readPrivateFile(path: string): Promise<string | undefined> {
   const stats = privateFileStats(path);
   if (stats === undefined) return undefined;
-  if ((stats.mode & 0o077) !== 0) chmodSync(path, FILE_MODE);
+  if (POSIX_MODES && (stats.mode & 0o077) !== 0) chmodSync(path, FILE_MODE);
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
