@@ -28,7 +28,7 @@
 // such parentheses, hence its `biome-ignore format` comments; test/cli/launcher/eager-compile.test.ts
 // fails on a function compiled when first called. From the package it changes nothing measurable.
 const fs = process.getBuiltinModule('node:fs');
-const { dirname, join, isAbsolute, sep } = process.getBuiltinModule('node:path');
+const { dirname, join, isAbsolute, resolve, sep } = process.getBuiltinModule('node:path');
 const env = process.env;
 const bundles = join(__dirname, '..', 'dist', 'cli-bundle');
 // Inside the single executable (scripts/release/build-sea.mjs) this script is the executable's
@@ -120,9 +120,11 @@ let trustedRoot;
  * the way could swap in one of theirs between a check and its use, or plant a link that makes a
  * clean-up remove directories elsewhere. So cacheRoot must be this user's alone, and each directory
  * above it this user's or root's and writable by no one else, unless sticky (/tmp, a shared
- * XDG_CACHE_HOME: no one else may move or replace what is ours in it). A `sudo` run that kept the
+ * XDG_CACHE_HOME: no one else may move or replace what is ours in it), on the path as given and on
+ * its real path; a link on the way must be the user's or root's, for a link another user put in a
+ * sticky directory would lead to a directory of the user's they chose. A `sudo` run that kept the
  * user's HOME finds the user's directories on the way, and writes nothing there: root's files
- * would be ones the user's later runs could never replace.
+ * would be ones the user's later runs could never replace. Windows has no owners or modes to check.
  */
 function trustedCacheRoot() {
   if (trustedRoot !== undefined) return trustedRoot || undefined;
@@ -134,12 +136,13 @@ function trustedCacheRoot() {
       trustedRoot = cacheRoot;
     } else {
       // Nothing is made where it could not be kept: the nearest directory there is comes first.
-      let existing = cacheRoot;
+      let existing = resolve(cacheRoot);
       while (!fs.existsSync(existing)) existing = dirname(existing);
-      if (!safeAncestry(fs.realpathSync(existing))) return undefined;
+      if (!safeAncestry(existing) || !safeAncestry(fs.realpathSync(existing))) return undefined;
       fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o700 });
       const real = fs.realpathSync(cacheRoot);
-      if (safeAncestry(real) && ownedAlone(fs.lstatSync(real))) trustedRoot = real;
+      if (safeAncestry(resolve(cacheRoot)) && safeAncestry(real) && ownedAlone(fs.lstatSync(real)))
+        trustedRoot = real;
     }
   } catch {
     // Not made, or gone meanwhile: nothing is written.
@@ -147,12 +150,18 @@ function trustedCacheRoot() {
   return trustedRoot || undefined;
 }
 
-/** Whether `dir` (a real path) and each directory above it is this user's or root's, and writable by no one else unless sticky. */
+/**
+ * Whether `dir` (absolute) and each step above it is this user's or root's: a link, or a directory
+ * writable by no one else unless sticky.
+ */
 function safeAncestry(dir) {
   for (let path = dir; ; path = dirname(path)) {
     const stat = fs.lstatSync(path);
-    if (!stat.isDirectory() || (stat.uid !== ownUid && stat.uid !== 0)) return false;
-    if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0) return false;
+    if (stat.uid !== ownUid && stat.uid !== 0) return false;
+    if (!stat.isSymbolicLink()) {
+      if (!stat.isDirectory()) return false;
+      if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0) return false;
+    }
     if (dirname(path) === path) return true;
   }
 }
@@ -161,13 +170,17 @@ function safeAncestry(dir) {
  * A code cache file's bytes, when this user wrote it and no one else can have: V8 runs the
  * bytecode in it after checking only its own version and flags and the source's length, so a
  * file another user wrote or could rewrite (an XDG_CACHE_HOME open to others) would be code run
- * with the user's secrets at hand. Read through one descriptor, so the file checked is the file read.
+ * with the user's secrets at hand. Read through one descriptor, so the file checked is the file
+ * read; opened without waiting (a FIFO put there would hold the open, and every run, forever) and
+ * not through a link, and read only when it is a regular file. Windows has neither flag.
  */
 // biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
 const readOwnCacheFile = (function readOwnCacheFile(path) {
-  const fd = fs.openSync(path, 'r');
+  const { O_RDONLY, O_NONBLOCK = 0, O_NOFOLLOW = 0 } = fs.constants;
+  const fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
   try {
-    return ownedAlone(fs.fstatSync(fd)) ? fs.readFileSync(fd) : undefined;
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() && ownedAlone(stat) ? fs.readFileSync(fd) : undefined;
   } finally {
     fs.closeSync(fd);
   }

@@ -5,13 +5,16 @@
  * above it (a sticky one excepted); otherwise nothing is written or removed there, and the run
  * answers as ever. Run here with `node bin/tokencli.js`; the executable runs the same launcher.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
   existsSync,
+  lchownSync,
   lstatSync,
   mkdirSync,
   readdirSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -23,6 +26,7 @@ import { runCli, tempDir } from '../../helpers/cli.js';
 const posix = process.platform !== 'win32';
 /** Root may give a directory to another user, as a `sudo` run with the user's HOME finds it. */
 const root = process.getuid?.() === 0;
+const hasMkfifo = posix && spawnSync('mkfifo', ['--version'], { stdio: 'ignore' }).error === undefined;
 const hasCompileCache =
   typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
@@ -116,6 +120,41 @@ describe.skipIf(!posix)(
         chownSync(home, 4242, 4242);
         await runBoth(env);
         expect(readdirSync(xdg)).toEqual([]);
+      },
+    );
+
+    test.runIf(root)(
+      `a link another user put at the tokencli directory's name, in a shared sticky cache home, leads nowhere${root ? '' : ' (skipped: only root can give a link away)'}`,
+      async () => {
+        const { base, xdg, env } = cacheHome();
+        // Sticky and open to a group: a shared cache home the kernel's protected_symlinks leaves alone.
+        chmodSync(xdg, 0o1770);
+        const victim = join(base, 'victim');
+        for (const name of ['a', 'b', 'c', 'd', 'e'])
+          mkdirSync(join(victim, 'code-cache', name), { recursive: true });
+        symlinkSync(victim, join(xdg, 'tokencli'));
+        lchownSync(join(xdg, 'tokencli'), 4242, 4242);
+        await runBoth(env);
+        expect(readdirSync(victim)).toEqual(['code-cache']);
+        expect(readdirSync(join(victim, 'code-cache')).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+      },
+    );
+
+    test.runIf(hasMkfifo)(
+      `a FIFO at a cache file's name holds no run up${hasMkfifo ? '' : ' (skipped: no mkfifo)'}`,
+      async () => {
+        const { xdg, env } = cacheHome();
+        const dir = codeCaches(xdg);
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        expect((await runCli(['--version'], { env })).code).toBe(0);
+        const [cache] = readdirSync(dir).filter((name) => name.startsWith('light-argv-'));
+        expect(cache).toBeDefined();
+        rmSync(join(dir, cache as string));
+        execFileSync('mkfifo', [join(dir, cache as string)]);
+        const run = await runCli(['--version'], { env, timeoutMs: 10_000 });
+        expect(run.code, run.stderr).toBe(0);
+        // Refused, and written anew in its place.
+        expect(lstatSync(join(dir, cache as string)).isFile()).toBe(true);
       },
     );
 
