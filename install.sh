@@ -40,15 +40,18 @@ first_line() {
 }
 
 # Its input as a terminal may show it. A downloader's complaint can carry what a server said (the
-# reason of an HTTP status, where wget prints it): escape sequences, which would colour, move or
-# retitle the user's terminal, go whole (CSI, OSC, and any other ESC and the character after it),
-# then every control character left but tab and newline.
+# reason of an HTTP status, where wget2 prints it as it came): escape sequences, which would colour,
+# move or retitle the user's terminal, go whole (CSI, OSC, and any other ESC and the character
+# after it), then the C1 controls in UTF-8 (U+0080 to U+009F: a terminal may take U+009B for CSI)
+# and every control character left but tab and newline. `[[]` and `[]]` are the brackets as any
+# sed reads them.
 printable() {
   esc=$(printf '\033')
   bel=$(printf '\007')
-  LC_ALL=C sed -e "s|$esc\[[0-?]*[ -/]*[@-~]||g" \
-    -e "s|$esc\][^$bel$esc]*$bel||g" -e "s|$esc\][^$bel$esc]*$esc\\\\||g" -e "s|$esc\][^$bel$esc]*||g" \
-    -e "s|$esc.||g" | LC_ALL=C tr -d '\000-\010\013-\037\177'
+  c1=$(printf '\302[\200-\237]')
+  LC_ALL=C sed -e "s|$esc[[][0-?]*[ -/]*[@-~]||g" \
+    -e "s|$esc[]][^$bel$esc]*$bel||g" -e "s|$esc[]][^$bel$esc]*$esc\\\\||g" -e "s|$esc[]][^$bel$esc]*||g" \
+    -e "s|$esc.||g" -e "s|$c1||g" | LC_ALL=C tr -d '\000-\010\013-\037\177'
 }
 
 # Whether a download that began on https:// met a redirect to plain http://, as LOG, the

@@ -73,7 +73,7 @@ const HOSTILE_REASON_SERVER = `
 const server = require('node:net').createServer((socket) => {
   socket.on('error', () => {});
   socket.once('data', () =>
-    socket.end('HTTP/1.1 404 Not Found \\x1b]0;PWNED\\x07\\x1b[31mRED\\x1b[0m\\x01\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n'),
+    socket.end('HTTP/1.1 404 Not Found \\x1b]0;PWNED\\x07\\x1b[31mRED\\x1b[0m\\x01\\u009b31mC1\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n'),
   );
 });
 server.listen(0, '127.0.0.1', () => console.log(server.address().port));
