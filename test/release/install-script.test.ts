@@ -938,6 +938,21 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
   });
 
+  test('printable() drops escape sequences whole and control characters, and keeps the text', () => {
+    // install.sh's own function, run alone in sh on what a server could send.
+    const text = readFileSync(script, 'utf8');
+    const fn = text.slice(
+      text.indexOf('\nprintable() {') + 1,
+      text.indexOf('\n}\n', text.indexOf('\nprintable() {')) + 3,
+    );
+    const hostile =
+      'ERROR 404: Not Found \x1b]0;title\x07\x1b[31mred\x1b[0m \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ ' +
+      '\x1bc\x01\x7f\u009b31mc1\tdone /home/jörg/ダウンロード [a] |b\\c\n';
+    const run = spawnSync('sh', ['-c', `${fn}\nprintable`], { input: hostile, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toBe('ERROR 404: Not Found red link 31mc1\tdone /home/jörg/ダウンロード [a] |b\\c\n');
+  });
+
   test.runIf(process.platform === 'linux')(
     "a server's words in a downloader's complaint reach the terminal without escape sequences",
     async () => {
