@@ -111,14 +111,61 @@ const ownedAlone = (function ownedAlone(stat) {
   return ownUid === undefined || (stat.uid === ownUid && (stat.mode & 0o022) === 0);
 });
 
+/**
+ * Whether one step of a path (lstat) is this user's or root's: a link, or a directory no one else
+ * may write unless sticky (/tmp, a shared XDG_CACHE_HOME: no one else may move or replace what is
+ * ours in it).
+ */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const safeStep = (function safeStep(stat) {
+  if (stat.uid !== ownUid && stat.uid !== 0) return false;
+  if (stat.isSymbolicLink()) return true;
+  return stat.isDirectory() && ((stat.mode & 0o022) === 0 || (stat.mode & 0o1000) !== 0);
+});
+
+/** Whether `path` is a directory (not a link) of this user's that no one else may write. */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const ownDirectory = (function ownDirectory(path) {
+  const stat = fs.lstatSync(path);
+  return stat.isDirectory() && ownedAlone(stat);
+});
+
+let cacheDirReadable;
+/**
+ * Whether the code cache files in codeCacheDir may be read. A file there is used only when it is
+ * the user's alone (readOwnCacheFile), but the user owns files whose contents others chose (a
+ * checkout, a download), and a link or a directory of another user's on the way, in a shared
+ * cache home, could lead to one: V8 would run its bytecode. So cacheRoot's parent must be a safe
+ * step, and cacheRoot, code-cache and this node's directory real directories of the user's alone:
+ * four lstat calls, once a run, and only where there is a cache file to read. Further up is left
+ * to the writes' check (trustedCacheRoot): a directory there that others may write without a
+ * sticky bit is the user's own misconfiguration. Windows has no owners or modes to check.
+ */
+// biome-ignore format: the parentheses make V8 compile it with the script (see the top of this file)
+const readableCacheDir = (function readableCacheDir() {
+  if (cacheDirReadable === undefined) {
+    cacheDirReadable = false;
+    try {
+      cacheDirReadable =
+        ownUid === undefined ||
+        (safeStep(fs.lstatSync(dirname(cacheRoot))) &&
+          ownDirectory(cacheRoot) &&
+          ownDirectory(`${cacheRoot}${sep}code-cache`) &&
+          ownDirectory(codeCacheDir));
+    } catch {
+      // Gone meanwhile: nothing read.
+    }
+  }
+  return cacheDirReadable;
+});
+
 let trustedRoot;
 /**
  * cacheRoot's real path, made if missing, where what a run writes may be trusted by later runs —
  * code that V8 or node runs, the executable's native addon, and the clean-ups that remove other
- * builds' directories — or undefined. Reading a cache needs no such care (readOwnCacheFile: a file
- * only this user can have written); writing there does: another user who can write a directory on
- * the way could swap in one of theirs between a check and its use, or plant a link that makes a
- * clean-up remove directories elsewhere. So cacheRoot must be this user's alone, and each directory
+ * builds' directories — or undefined. Reading a cache asks less (readableCacheDir); writing there
+ * asks more: another user who can write a directory on the way could swap in one of theirs
+ * between a check and its use, or plant a link that makes a clean-up remove directories elsewhere. So cacheRoot must be this user's alone, and each directory
  * above it this user's or root's and writable by no one else, unless sticky (/tmp, a shared
  * XDG_CACHE_HOME: no one else may move or replace what is ours in it), on the path as given and on
  * its real path; a link on the way must be the user's or root's, for a link another user put in a
@@ -135,11 +182,24 @@ function trustedCacheRoot() {
       fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o700 });
       trustedRoot = cacheRoot;
     } else {
-      // Nothing is made where it could not be kept: the nearest directory there is comes first.
+      // Nothing is made where it could not be kept: the nearest directory there is comes first,
+      // then each missing one, made alone and checked before the next is made in it, so that none
+      // is made through a link another user put there meanwhile.
       let existing = resolve(cacheRoot);
-      while (!fs.existsSync(existing)) existing = dirname(existing);
+      const missing = [];
+      while (!fs.existsSync(existing)) {
+        missing.unshift(existing);
+        existing = dirname(existing);
+      }
       if (!safeAncestry(existing) || !safeAncestry(fs.realpathSync(existing))) return undefined;
-      fs.mkdirSync(cacheRoot, { recursive: true, mode: 0o700 });
+      for (const dir of missing) {
+        try {
+          fs.mkdirSync(dir, { mode: 0o700 });
+        } catch (error) {
+          if (error.code !== 'EEXIST') throw error;
+        }
+        if (!safeStep(fs.lstatSync(dir))) return undefined;
+      }
       const real = fs.realpathSync(cacheRoot);
       if (safeAncestry(resolve(cacheRoot)) && safeAncestry(real) && ownedAlone(fs.lstatSync(real)))
         trustedRoot = real;
@@ -156,12 +216,7 @@ function trustedCacheRoot() {
  */
 function safeAncestry(dir) {
   for (let path = dir; ; path = dirname(path)) {
-    const stat = fs.lstatSync(path);
-    if (stat.uid !== ownUid && stat.uid !== 0) return false;
-    if (!stat.isSymbolicLink()) {
-      if (!stat.isDirectory()) return false;
-      if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0) return false;
-    }
+    if (!safeStep(fs.lstatSync(path))) return false;
     if (dirname(path) === path) return true;
   }
 }
@@ -315,7 +370,7 @@ const loadLight = (function loadLight(name, plainRequire = false) {
     // would cost an exception with its stack, more than the question.
     if (cacheFile && fs.existsSync(cacheFile)) {
       refused = true;
-      const bytes = readOwnCacheFile(cacheFile);
+      const bytes = readableCacheDir() ? readOwnCacheFile(cacheFile) : undefined;
       if (bytes) cached = parseCacheFile(bytes);
       refused = cached === undefined;
     }
@@ -370,14 +425,15 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
       // A name of its own, created afresh ('wx'): two writers never share a partial file.
       const partial = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;
       const data = script.createCachedData();
-      fs.writeFileSync(partial, Buffer.concat([Buffer.from(`${CACHE_MAGIC}${paths}\n`, 'latin1'), data]), {
-        mode: 0o600,
-        flag: 'wx',
-      });
       try {
+        fs.writeFileSync(partial, Buffer.concat([Buffer.from(`${CACHE_MAGIC}${paths}\n`, 'latin1'), data]), {
+          mode: 0o600,
+          flag: 'wx',
+        });
         fs.renameSync(partial, cacheFile);
       } catch (error) {
-        // Not kept: a directory at the cache's name would leave one behind at every run.
+        // Not kept: a full disk, or a directory at the cache's name, would leave one behind at
+        // every run.
         fs.rmSync(partial, { force: true });
         throw error;
       }

@@ -14,6 +14,7 @@ import {
   lstatSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -21,7 +22,8 @@ import {
 import * as nodeModule from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { runCli, tempDir } from '../../helpers/cli.js';
+import { BIN, cleanEnv, runCli, tempDir } from '../../helpers/cli.js';
+import { BUNDLES, lightBundleBuild } from '../../helpers/light-bundles.js';
 
 const posix = process.platform !== 'win32';
 /** Root may give a directory to another user, as a `sudo` run with the user's HOME finds it. */
@@ -53,6 +55,36 @@ async function runBoth(env: Record<string, string>) {
 }
 
 const codeCaches = (xdg: string) => join(xdg, 'tokencli', 'code-cache', `${process.version}-${process.arch}`);
+
+/**
+ * A code cache of light-argv whose top level, unlike the bundle's, writes CACHE-READ to stderr:
+ * what another user could make of a file the user owns (a checkout's, say). V8 takes it for the
+ * bundle, since it checks only the source's length.
+ */
+function craftedLightArgvCache(): Buffer {
+  const source = readFileSync(join(BUNDLES, 'light-argv.cjs'), 'latin1');
+  const comment = '// src/cli/commands/completion/completion-command.ts';
+  const statement = 'process.stderr.write("CACHE-READ\\n");';
+  expect(source).toContain(comment);
+  const wrapped = `(function (exports, require, module, __import) {${source.replace(comment, statement.padEnd(comment.length))}\n})`;
+  const data = execFileSync(
+    process.execPath,
+    [
+      '-e',
+      "process.stdout.write(new (require('node:vm').Script)(require('node:fs').readFileSync(0, 'latin1')).createCachedData())",
+    ],
+    { input: wrapped },
+  );
+  return Buffer.concat([Buffer.from('tokencli code cache 1:\n', 'latin1'), data]);
+}
+
+/** Puts the crafted cache where `--version` reads light-argv's, in `dir`. */
+function plantCrafted(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(dir, `light-argv-${lightBundleBuild('light-argv').build}`), craftedLightArgvCache(), {
+    mode: 0o600,
+  });
+}
 
 describe.skipIf(!posix)(
   `caches are written only where no one else can write${posix ? '' : ' (skipped on Windows: no POSIX owners or modes)'}`,
@@ -157,6 +189,70 @@ describe.skipIf(!posix)(
         expect(lstatSync(join(dir, cache as string)).isFile()).toBe(true);
       },
     );
+
+    test('a cache file is read only through directories of the user’s alone', async () => {
+      // Where the user's own tree holds it, it is read: the crafted code runs (what the cases
+      // below rule out shows here).
+      const own = cacheHome();
+      plantCrafted(codeCaches(own.xdg));
+      const read = await runCli(['--version'], { env: own.env });
+      expect(read.code).toBe(0);
+      expect(read.stderr).toContain('CACHE-READ');
+      // The same file, with tokencli/ open to others in a shared sticky cache home: not read.
+      const shared = cacheHome();
+      chmodSync(shared.xdg, 0o1777);
+      plantCrafted(codeCaches(shared.xdg));
+      chmodSync(join(shared.xdg, 'tokencli'), 0o777);
+      const refused = await runCli(['--version'], { env: shared.env });
+      expect(refused.code).toBe(0);
+      expect(refused.stderr).toBe('');
+    });
+
+    test.runIf(root)(
+      `a cache file of the user's is not read through another user's directory or link${root ? '' : ' (skipped: only root can give them away)'}`,
+      async () => {
+        // Another user's tokencli/ in a shared sticky cache home, holding a file of the user's.
+        const theirs = cacheHome();
+        chmodSync(theirs.xdg, 0o1777);
+        plantCrafted(codeCaches(theirs.xdg));
+        for (const dir of [
+          codeCaches(theirs.xdg),
+          join(theirs.xdg, 'tokencli', 'code-cache'),
+          join(theirs.xdg, 'tokencli'),
+        ])
+          chownSync(dir, 4242, 4242);
+        const throughDirectory = await runCli(['--version'], { env: theirs.env });
+        expect(throughDirectory.code).toBe(0);
+        expect(throughDirectory.stderr).toBe('');
+        // Their link, as this node's directory, to one of the user's that holds the file.
+        const linked = cacheHome();
+        chmodSync(linked.xdg, 0o1777);
+        const users = join(linked.base, 'checkout');
+        plantCrafted(users);
+        mkdirSync(join(linked.xdg, 'tokencli', 'code-cache'), { recursive: true, mode: 0o700 });
+        symlinkSync(users, codeCaches(linked.xdg));
+        lchownSync(codeCaches(linked.xdg), 4242, 4242);
+        const throughLink = await runCli(['--version'], { env: linked.env });
+        expect(throughLink.code).toBe(0);
+        expect(throughLink.stderr).toBe('');
+      },
+    );
+
+    test('a cache write that fails midway (a file-size limit, as a full disk) leaves no partial file', () => {
+      const { xdg, env } = cacheHome();
+      // Node ignores SIGXFSZ, so the limit makes the write fail with EFBIG after its first 512 bytes.
+      const run = spawnSync(
+        '/bin/sh',
+        ['-c', 'ulimit -f 1 && exec "$0" "$@"', process.execPath, BIN, '--version'],
+        {
+          env: cleanEnv(env),
+          encoding: 'utf8',
+        },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(readdirSync(codeCaches(xdg))).toEqual([]);
+    });
 
     test('a cache file refused before (damaged) is left as it is where the directory is open to others', async () => {
       const { xdg, env } = cacheHome();
