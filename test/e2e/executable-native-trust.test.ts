@@ -13,7 +13,7 @@ import { partsRequired } from '../helpers/ci-required.js';
 import { BINARY, CLI_SH } from '../helpers/cli.js';
 import { serveForFile } from '../helpers/serve.js';
 import { missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
-import { DEMO } from './env.js';
+import { demoEnv } from './env.js';
 
 const missing = missingSecretServiceTools();
 const why = !BINARY
@@ -47,12 +47,7 @@ describe.skipIf(why !== undefined)(
         { keyring: 'unlocked', body },
         {
           ...env,
-          TOKENCLI_BASE_URL: serve.baseUrl,
-          TOKENCLI_CLIENT_ID: DEMO.clientId,
-          TOKENCLI_CLIENT_SECRET: DEMO.clientSecret,
-          TOKENCLI_EMAIL: DEMO.email,
-          TOKENCLI_PASSWORD: DEMO.password,
-          TOKENCLI_CONFIG_DIR: configDir,
+          ...demoEnv(serve.baseUrl, configDir),
           TOKENCLI_STORE: 'keychain',
           XDG_CACHE_HOME: shared,
           TMPDIR: tmp,
