@@ -165,13 +165,13 @@ let trustedRoot;
  * code that V8 or node runs, the executable's native addon, and the clean-ups that remove other
  * builds' directories — or undefined. Reading a cache asks less (readableCacheDir); writing there
  * asks more: another user who can write a directory on the way could swap in one of theirs
- * between a check and its use, or plant a link that makes a clean-up remove directories elsewhere. So cacheRoot must be this user's alone, and each directory
- * above it this user's or root's and writable by no one else, unless sticky (/tmp, a shared
- * XDG_CACHE_HOME: no one else may move or replace what is ours in it), on the path as given and on
- * its real path; a link on the way must be the user's or root's, for a link another user put in a
- * sticky directory would lead to a directory of the user's they chose. A `sudo` run that kept the
- * user's HOME finds the user's directories on the way, and writes nothing there: root's files
- * would be ones the user's later runs could never replace. Windows has no owners or modes to check.
+ * between a check and its use, or plant a link that makes a clean-up remove directories
+ * elsewhere. So cacheRoot must be this user's alone, and each step above it a safe one (safeStep),
+ * on the path as given and on its real path: a link on the way must be the user's or root's, for
+ * a link another user put in a sticky directory would lead to a directory of the user's they
+ * chose. A `sudo` run that kept the user's HOME finds the user's directories on the way, and
+ * writes nothing there: root's files would be ones the user's later runs could never replace.
+ * Windows has no owners or modes to check.
  */
 function trustedCacheRoot() {
   if (trustedRoot !== undefined) return trustedRoot || undefined;
@@ -416,11 +416,12 @@ const saveCodeCaches = (function saveCodeCaches(declined = false) {
       if (root === undefined) continue;
       const codeCacheDir = `${root}${sep}${CODE_CACHE_DIR}`;
       const cacheFile = `${codeCacheDir}${sep}${file}`;
+      const made = fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 }) !== undefined;
+      // As the reads ask (readableCacheDir): not a link, nor a directory others may write into.
+      const versions = codeCacheDir.slice(0, codeCacheDir.lastIndexOf(sep));
+      if (!ownDirectory(versions) || !ownDirectory(codeCacheDir)) continue;
       // This node's first cache here: other nodes' directories but the KEPT_NODES last written go.
-      if (fs.mkdirSync(codeCacheDir, { recursive: true, mode: 0o700 }) !== undefined) {
-        const versions = codeCacheDir.slice(0, codeCacheDir.lastIndexOf(sep));
-        removeAllButLatest(otherDirectories(versions, codeCacheDir.slice(versions.length + 1)), KEPT_NODES);
-      }
+      if (made) removeAllButLatest(otherDirectories(versions, codeCacheDir.slice(versions.length + 1)), KEPT_NODES);
       // Written aside and renamed: a run reading it meanwhile sees the old file or the new, whole.
       // A name of its own, created afresh ('wx'): two writers never share a partial file.
       const partial = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2)}.partial`;

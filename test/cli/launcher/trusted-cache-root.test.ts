@@ -78,12 +78,12 @@ function craftedLightArgvCache(): Buffer {
   return Buffer.concat([Buffer.from('tokencli code cache 1:\n', 'latin1'), data]);
 }
 
-/** Puts the crafted cache where `--version` reads light-argv's, in `dir`. */
-function plantCrafted(dir: string): void {
+/** Puts the crafted cache where `--version` reads light-argv's, in `dir`; returns its bytes. */
+function plantCrafted(dir: string): Buffer {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(join(dir, `light-argv-${lightBundleBuild('light-argv').build}`), craftedLightArgvCache(), {
-    mode: 0o600,
-  });
+  const bytes = craftedLightArgvCache();
+  writeFileSync(join(dir, `light-argv-${lightBundleBuild('light-argv').build}`), bytes, { mode: 0o600 });
+  return bytes;
 }
 
 describe.skipIf(!posix)(
@@ -113,6 +113,19 @@ describe.skipIf(!posix)(
       chmodSync(join(xdg, 'tokencli'), 0o777);
       await runBoth(env);
       expect(readdirSync(join(xdg, 'tokencli'))).toEqual([]);
+    });
+
+    test('a code-cache directory open to others gets no cache file, and one there is not read', async () => {
+      const { xdg, env } = cacheHome();
+      const planted = plantCrafted(codeCaches(xdg));
+      chmodSync(join(xdg, 'tokencli', 'code-cache'), 0o777);
+      const run = await runCli(['--version'], { env });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      // The planted file alone, as it was: neither written anew nor joined by another.
+      const name = `light-argv-${lightBundleBuild('light-argv').build}`;
+      expect(readdirSync(codeCaches(xdg))).toEqual([name]);
+      expect(readFileSync(join(codeCaches(xdg), name)).equals(planted)).toBe(true);
     });
 
     test('a sticky directory open to all above it (/tmp, a shared cache home) is no reason to refuse', async () => {
