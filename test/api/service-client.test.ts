@@ -85,7 +85,14 @@ describe('a client given baseUrl and clientId and no profile', () => {
   it('a profile given by name is still that profile: its other service is reported', async () => {
     const { options } = await setup();
     const events: SessionEvent[] = [];
-    const client = new TokenClient({ ...options, profile: 'work', onEvent: (e) => events.push(e) });
+    // The file store: a named profile otherwise opens the default store, on macOS and Windows the
+    // runner's own keychain.
+    const client = new TokenClient({
+      ...options,
+      profile: 'work',
+      store: 'file',
+      onEvent: (e) => events.push(e),
+    });
     await client.getToken({ save: false });
     expect(events.map((e) => e.code)).toContain('service_override');
   });

@@ -87,14 +87,15 @@ test('status --check names the refused profile in the commands it suggests', asy
   const service = { base_url: serve.baseUrl, client_id: DEMO.clientId, store: 'file' };
   writeProfiles(configDir, { demo: service, par: service });
   writeStoredProfiles(configDir, { par: record({ access_token_refused_at: soon(-60) }) });
-  const r = await runCli(['--profile', 'par', 'status', '--check'], {
-    env: { TOKENCLI_CONFIG_DIR: configDir },
-  });
+  // The file store: the active profile, default, records none, and without a choice its run would
+  // open the default store, on macOS and Windows the runner's own keychain.
+  const env = { TOKENCLI_CONFIG_DIR: configDir, TOKENCLI_STORE: 'file' };
+  const r = await runCli(['--profile', 'par', 'status', '--check'], { env });
   expect(r.code, r.stderr).toBe(3);
   expect(r.stderr).toContain(
     '`tokencli --profile par token` renews it (or `tokencli --profile par token --force`), else `tokencli --profile par login`',
   );
   // Listing every profile, the one refused is still named.
-  const all = await runCli(['status', '--check'], { env: { TOKENCLI_CONFIG_DIR: configDir } });
+  const all = await runCli(['status', '--check'], { env });
   expect(all.stderr).toContain('`tokencli --profile par token` renews it');
 });

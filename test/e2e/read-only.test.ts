@@ -3,13 +3,15 @@
  * they never write the config file or create the config directory (the keychain fallback notice,
  * said once per profile, is left for the first command that keeps credentials), they make up no
  * profile, and a profile whose keychain cannot be reached is shown as unknown, exit 4.
- * No D-Bus here (or a bus socket nobody listens on), so the default store rule falls back.
+ * No D-Bus here (or a bus socket nobody listens on), so the default store rule falls back. Off
+ * Linux the keychain cannot be taken away (test/helpers/keychain-away.ts): there the file store is
+ * chosen explicitly, and the tests of the fallback and of an unreachable keychain skip.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { keychainCanBeAway, skippedWithKeychain } from '../helpers/keychain-away.js';
+import { keychainAwayEnv, keychainCanBeAway, skippedWithKeychain } from '../helpers/keychain-away.js';
 import { writeProfiles, writeStoredProfiles } from '../helpers/stored-credentials.js';
 import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
 
@@ -31,7 +33,7 @@ const LOOKS: string[][] = [
 ];
 
 function bareEnv(configDir: string, extra: Record<string, string | undefined> = {}) {
-  return { TOKENCLI_CONFIG_DIR: configDir, DBUS_SESSION_BUS_ADDRESS: undefined, ...extra };
+  return { TOKENCLI_CONFIG_DIR: configDir, ...keychainAwayEnv, ...extra };
 }
 
 /** Every entry under `dir` with its mode, size, times and content: any write changes it. */

@@ -12,3 +12,13 @@ export const keychainCanBeAway = process.platform === 'linux';
 export const skippedWithKeychain = keychainCanBeAway
   ? ''
   : ' (skipped off Linux: the OS keychain there cannot be taken away from a run)';
+
+/**
+ * The environment of a run that must keep off the OS keychain. On Linux: no D-Bus session bus,
+ * so the default store falls back to the credentials file, as it does for a user without a
+ * keychain, and the test sees that fallback. Elsewhere: the file store, chosen explicitly, for the
+ * keychain there is the runner's own and nothing takes it away.
+ */
+export const keychainAwayEnv: Readonly<Record<string, string | undefined>> = keychainCanBeAway
+  ? { DBUS_SESSION_BUS_ADDRESS: undefined }
+  : { TOKENCLI_STORE: 'file' };
