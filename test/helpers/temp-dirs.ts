@@ -10,8 +10,9 @@ export function unregisteredTempDir(parent: string, prefix: string): string {
   return mkdtempSync(join(parent, prefix));
 }
 
-export function tempDir(prefix: string): string {
-  const dir = unregisteredTempDir(tmpdir(), prefix);
+/** A new directory `<parent>/<prefix>XXXXXX`, removed after the test file (test/setup/remove-temp-dirs.ts). */
+export function tempDir(prefix: string, parent = tmpdir()): string {
+  const dir = unregisteredTempDir(parent, prefix);
   created.push(dir);
   return dir;
 }

@@ -17,7 +17,8 @@ import {
 } from '../../src/store/bus-socket.js';
 import { pipeHandleBindings, TESTED_NODE_MAJORS } from '../../src/store/pipe-handle-socket.js';
 import { distModule } from '../helpers/dist-module.js';
-import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
+import { socketPath } from '../helpers/socket-dir.js';
+import { removeTempDirs } from '../helpers/temp-dirs.js';
 import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 
 afterAll(removeTempDirs);
@@ -56,7 +57,7 @@ function recorder() {
 }
 
 /** A server on a fresh socket path; `onConnection` gets each accepted socket. */
-async function server(onConnection: (socket: Socket) => void, path = join(tempDir('tokencli-bus-'), 's')) {
+async function server(onConnection: (socket: Socket) => void, path = socketPath('s', 'tokencli-bus-')) {
   await listenOnSocketForTest(path, onConnection);
   return path;
 }
@@ -112,12 +113,12 @@ describe.skipIf(process.platform === 'win32').each(SOCKET_KINDS)(
     });
 
     it.each([
-      ['a path where nothing is', 'ENOENT', () => join(tempDir('tokencli-bus-'), 'absent')],
+      ['a path where nothing is', 'ENOENT', () => socketPath('absent', 'tokencli-bus-')],
       [
         'a file that is not a socket',
         'ECONNREFUSED',
         () => {
-          const path = join(tempDir('tokencli-bus-'), 'plain-file');
+          const path = socketPath('plain-file', 'tokencli-bus-');
           writeFileSync(path, '');
           return path;
         },

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
 import { partsRequired } from '../helpers/ci-required.js';
+import { socketDir } from '../helpers/socket-dir.js';
 import { removeTempDirs } from '../helpers/temp-dirs.js';
 import {
   type ChildReport,
@@ -188,7 +189,7 @@ describe.skipIf(skip)(title, () => {
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>session</type>
-  <listen>unix:tmpdir=${home}</listen>
+  <listen>unix:tmpdir=${socketDir('tokencli-bus-')}</listen>
   <auth>EXTERNAL</auth>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>

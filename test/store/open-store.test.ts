@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { socketPath } from '../helpers/socket-dir.js';
 import { removeTempDirs } from '../helpers/temp-dirs.js';
 import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 import { child, explicitError, fallbackWarning, runSession, sandbox } from './store-child.js';
@@ -19,8 +20,8 @@ describe.skipIf(process.platform !== 'linux')(
   'openStore without a usable keychain (skipped off Linux: there the keychain is not on D-Bus)',
   () => {
     it('gives up on a session bus that accepts connections and never answers (default 3 s)', async () => {
-      const { env, configDir, home } = sandbox();
-      const path = join(home, 'silent-bus');
+      const { env, configDir } = sandbox();
+      const path = socketPath('silent-bus', 'tokencli-bus-');
       await listenOnSocketForTest(path, () => {}); // read nothing, answer nothing
       env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${path},guid=0123456789abcdef0123456789abcdef`;
       const started = Date.now();
@@ -63,8 +64,8 @@ describe.skipIf(process.platform !== 'linux')(
     });
 
     it('falls back when the bus socket does not exist', async () => {
-      const { env, configDir, home } = sandbox();
-      const path = join(home, 'gone');
+      const { env, configDir } = sandbox();
+      const path = socketPath('gone', 'tokencli-bus-');
       rmSync(path, { force: true });
       env.DBUS_SESSION_BUS_ADDRESS = `unix:path=${path}`;
       const run = await runSession({ body: child('open') }, env, configDir);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BusSocketKind } from '../../src/store/bus-socket.js';
 import { DbusReadKeychainStore, lookUpTokens } from '../../src/store/dbus-read-keychain-store.js';
@@ -7,7 +6,8 @@ import { secretServiceAttributes } from '../../src/store/keychain-store.js';
 import { pipeHandleBindings } from '../../src/store/pipe-handle-socket.js';
 import { openSecretService } from '../../src/store/secret-service-probe.js';
 import { readSecretText, type SecretLookup, startSecretRead } from '../../src/store/secret-service-reader.js';
-import { removeTempDirs, tempDir } from '../helpers/temp-dirs.js';
+import { socketPath } from '../helpers/socket-dir.js';
+import { removeTempDirs } from '../helpers/temp-dirs.js';
 import { listenOnSocketForTest } from '../helpers/unix-socket-server.js';
 import { sampleRecord } from './records.js';
 
@@ -104,7 +104,7 @@ describe.skipIf(process.platform === 'win32').each(SOCKET_KINDS)(
       replies: Reply[],
       { holdUntil = 0 } = {},
     ): Promise<{ env: NodeJS.ProcessEnv; calls: WireValue[][]; paths: string[]; closed: Promise<void> }> {
-      const path = join(tempDir('tokencli-fake-bus-'), 'bus');
+      const path = socketPath('bus', 'tokencli-fake-bus-');
       const calls: WireValue[][] = [];
       const paths: string[] = [];
       const held: Buffer[] = [];

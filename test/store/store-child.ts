@@ -4,10 +4,11 @@
  * touches the developer's real keyring.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { collectOutput } from '../helpers/cli.js';
 import { distModule } from '../helpers/dist-module.js';
+import { socketDir } from '../helpers/socket-dir.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 export const CHILD = resolve(import.meta.dirname, 'fixtures/store-child.mjs');
@@ -45,8 +46,8 @@ function onPath(tool: string): boolean {
 /** A fresh HOME with XDG dirs, and the config dir the child uses (remove with removeTempDirs). */
 export function sandbox(): { home: string; configDir: string; env: NodeJS.ProcessEnv } {
   const home = tempDir('tokencli-keyring-');
-  const runtime = join(home, 'run');
-  mkdirSync(runtime, { mode: 0o700 });
+  // gnome-keyring's sockets go in it (keyring/control): a directory whose socket paths fit.
+  const runtime = socketDir('tokencli-run-');
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!/^(TOKENCLI_|DBUS_|XDG_|GNOME_KEYRING)/.test(key)) env[key] = value;
