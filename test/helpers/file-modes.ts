@@ -6,11 +6,10 @@
  */
 import { statSync } from 'node:fs';
 import { expect } from 'vitest';
+import { keepsPosixModes } from '../../src/fs/private-files.js';
 
-/** Whether `platform` keeps POSIX permission bits a test can check. */
-export function keepsPosixModes(platform: NodeJS.Platform = process.platform): boolean {
-  return platform !== 'win32';
-}
+// The platforms whose modes the tests check are those where tokencli keeps them.
+export { keepsPosixModes };
 
 /** Expects `path`'s permission bits to be `mode` (e.g. 0o600) where the platform keeps them. */
 export function expectMode(path: string, mode: number, platform: NodeJS.Platform = process.platform): void {
