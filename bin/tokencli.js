@@ -261,14 +261,20 @@ const KEPT_NODES = 3;
 
 /**
  * Removes each of `others` ({ path, written }: other builds' or other nodes' caches, files or
- * directories) but the `kept` written last, so that caches in use side by side stay and
- * upgrades pile nothing up.
+ * directories; inside the executable also other releases' native addons, src/sea/native-addon.ts)
+ * but the `kept` written last, so that copies in use side by side stay and upgrades pile nothing
+ * up. One that cannot be removed (a DLL still loaded, on Windows) is left for a later run.
  */
 function removeAllButLatest(others, kept) {
   for (const other of others) {
     let later = 0;
     for (const another of others) if (another.written > other.written) later++;
-    if (later >= kept) fs.rmSync(other.path, { recursive: true, force: true });
+    if (later < kept) continue;
+    try {
+      fs.rmSync(other.path, { recursive: true, force: true });
+    } catch {
+      // Left for a later run.
+    }
   }
 }
 
@@ -325,10 +331,13 @@ function bundleImport(id) {
 }
 
 let seaImports;
-/** A package inside the executable (its sea-imports.cjs asset: scripts/release/build-sea.mjs). */
+/**
+ * A package inside the executable (its sea-imports.cjs asset: scripts/release/build-sea.mjs), given
+ * what the launcher lends it (src/sea/imports.ts `Launcher`).
+ */
 function seaRequire(id) {
   seaImports ??= loadLight('sea-imports', true);
-  return seaImports.seaRequire(id, trustedCacheRoot);
+  return seaImports.seaRequire(id, { cacheRoot: trustedCacheRoot, removeAllButLatest });
 }
 
 /** The executable's own code cache of a bundle (its asset NAME.code-cache), or undefined. */

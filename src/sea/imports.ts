@@ -5,7 +5,7 @@
  * keychain's native addon is an asset of the executable, loaded through ./native-addon.ts.
  */
 import { join } from 'node:path';
-import { loadAddonAnywhere } from './native-addon.js';
+import { loadAddonAnywhere, type RemoveAllButLatest } from './native-addon.js';
 
 /** The executable's asset holding this platform's `@napi-rs/keyring` addon (scripts/release/build-sea.mjs). */
 export const KEYRING_ASSET = 'keyring.node';
@@ -24,20 +24,31 @@ interface Sea {
   getRawAsset(key: string): ArrayBuffer;
 }
 
+/** What the launcher (bin/tokencli.js) lends the packages it loads inside the executable. */
+export interface Launcher {
+  /**
+   * The user cache directory where a native addon may be kept, or undefined: only one no one else
+   * can write on the way to (`trustedCacheRoot`). Asked only when the addon is loaded.
+   */
+  cacheRoot(): string | undefined;
+  /** How its caches are pruned, and so other releases' copies of the addon. */
+  removeAllButLatest: RemoveAllButLatest;
+}
+
 let keyring: unknown;
 
-/**
- * `require(id)` of a package the bundles leave external. `cacheRoot` gives the launcher's user
- * cache directory where a native addon may be kept (only one no one else can write on the way to:
- * bin/tokencli.js `trustedCacheRoot`), asked only when the addon is loaded.
- */
-export function seaRequire(id: string, cacheRoot: () => string | undefined): unknown {
+/** `require(id)` of a package the bundles leave external. */
+export function seaRequire(id: string, launcher: Launcher): unknown {
   if (id === '@napi-rs/keyring') {
     if (keyring === undefined) {
       const sea = process.getBuiltinModule('node:sea') as unknown as Sea;
       const bytes = new Uint8Array(sea.getRawAsset(KEYRING_ASSET));
-      const root = cacheRoot();
-      keyring = loadAddonAnywhere(bytes, root === undefined ? undefined : join(root, 'native'));
+      const root = launcher.cacheRoot();
+      const cache =
+        root === undefined
+          ? undefined
+          : { dir: join(root, 'native'), removeAllButLatest: launcher.removeAllButLatest };
+      keyring = loadAddonAnywhere(bytes, cache);
     }
     return keyring;
   }

@@ -27,13 +27,29 @@ import { removeStaleTempFiles } from '../fs/stale-temp-files.js';
 import { uniqueSuffix } from '../fs/unique-name.js';
 import { errorLine } from '../text/error-line.js';
 
-export interface AddonFiles {
-  /** The addon's bytes (the executable's asset). */
-  bytes: Uint8Array;
+/**
+ * Removes each of `others` but the `kept` written last, leaving one it cannot remove: the
+ * launcher's rule for its caches (bin/tokencli.js), lent to the executable's bundle, so that the
+ * addon's copies are kept by the same one.
+ */
+export type RemoveAllButLatest = (others: { path: string; written: number }[], kept: number) => void;
+
+/** Where the addon's file goes. */
+export interface AddonCache {
   /** The private directory the file goes into; created 0700 when missing. */
   dir: string;
   /** How the file is named after its hash, e.g. `.node`. */
   extension?: string;
+  /**
+   * Given, other addons' copies in `dir` (other releases') are pruned with it when this one is
+   * written; without it (a temporary directory of this run's alone) none are looked for.
+   */
+  removeAllButLatest?: RemoveAllButLatest;
+}
+
+export interface AddonFiles extends AddonCache {
+  /** The addon's bytes (the executable's asset). */
+  bytes: Uint8Array;
 }
 
 /** Thrown when the addon cannot be put where it can be loaded safely. */
@@ -72,7 +88,7 @@ function holds(path: string, hash: string): boolean {
  *
  * @throws AddonFileError when the directory is not private or the file cannot be made to match.
  */
-export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): string {
+export function addonFile({ bytes, dir, extension = '.node', removeAllButLatest }: AddonFiles): string {
   checkPrivateDir(dir);
   const hash = sha256(bytes);
   const path = join(dir, `${hash}${extension}`);
@@ -97,38 +113,28 @@ export function addonFile({ bytes, dir, extension = '.node' }: AddonFiles): stri
     rmSync(partial, { force: true });
   }
   if (!holds(path, hash)) throw new AddonFileError(`${path} does not hold the addon just written`);
-  removeOtherCopies(dir, path, extension);
+  if (removeAllButLatest) removeAllButLatest(otherCopies(dir, path, extension), KEPT_OTHER_COPIES);
   return path;
 }
 
 /** Copies of other addons kept beside the one just written: another release's, in use side by side. */
 const KEPT_OTHER_COPIES = 1;
 
-/**
- * Removes the copies of other addons (other releases', each a few megabytes) but the
- * KEPT_OTHER_COPIES last written. A copy that cannot be removed (still loaded, on Windows) is left
- * for a later write.
- */
-function removeOtherCopies(dir: string, current: string, extension: string): void {
+/** The copies of other addons in `dir` (other releases', each a few megabytes), with when each was written. */
+function otherCopies(dir: string, current: string, extension: string): { path: string; written: number }[] {
   const copy = new RegExp(`^[0-9a-f]{64}${extension.replaceAll('.', '\\.')}$`);
   const others: { path: string; written: number }[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (!copy.test(name) || path === current) continue;
     try {
-      others.push({ path, written: lstatSync(path).mtimeMs });
+      const stat = lstatSync(path);
+      if (stat.isFile()) others.push({ path, written: stat.mtimeMs });
     } catch {
       // gone already
     }
   }
-  others.sort((a, b) => b.written - a.written);
-  for (const { path } of others.slice(KEPT_OTHER_COPIES)) {
-    try {
-      rmSync(path, { force: true });
-    } catch {
-      // still loaded by another run (Windows), or not ours to remove: left for a later write
-    }
-  }
+  return others;
 }
 
 /** `process.dlopen`'s shape, so a test can stand in for it. */
@@ -143,7 +149,7 @@ export function loadAddon(files: AddonFiles, dlopen: Dlopen = process.dlopen): u
 }
 
 /**
- * Loads the addon from `cacheDir` (kept there, so it is written once), or where that cannot be
+ * Loads the addon from `cache` (kept there, so it is written once), or where that cannot be
  * done — no user cache directory, one another user made or left open (a `sudo` run with the
  * user's HOME), a file in its place, a mount that runs nothing — from a private temporary
  * directory. That one is removed at once on POSIX, where the loaded library stays mapped without
@@ -154,13 +160,13 @@ export function loadAddon(files: AddonFiles, dlopen: Dlopen = process.dlopen): u
  */
 export function loadAddonAnywhere(
   bytes: Uint8Array,
-  cacheDir: string | undefined,
+  cache: AddonCache | undefined,
   dlopen: Dlopen = process.dlopen,
 ): unknown {
   let cacheFailure: unknown;
-  if (cacheDir !== undefined) {
+  if (cache !== undefined) {
     try {
-      return loadAddon({ bytes, dir: cacheDir }, dlopen);
+      return loadAddon({ ...cache, bytes }, dlopen);
     } catch (error) {
       cacheFailure = error;
     }
@@ -170,7 +176,7 @@ export function loadAddonAnywhere(
     dir = mkdtempSync(join(tmpdir(), 'tokencli-native-'));
     return loadAddon({ bytes, dir }, dlopen);
   } catch (error) {
-    const cached = cacheDir === undefined ? '' : `from ${cacheDir} (${errorLine(cacheFailure)}) nor `;
+    const cached = cache === undefined ? '' : `from ${cache.dir} (${errorLine(cacheFailure)}) nor `;
     throw new Error(
       `cannot load the native module ${cached}from a temporary directory in ${tmpdir()} (${errorLine(error)})`,
     );

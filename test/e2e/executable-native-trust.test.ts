@@ -4,9 +4,9 @@
  * would have a window between the module's check and its load to swap in a library of theirs. Such
  * a cache home gets nothing; the module is loaded from a private temporary directory, removed at
  * once, and the keychain works as ever. Where the cache home is the user's alone the module is kept
- * there (test/e2e/token-keychain.test.ts).
+ * there (test/e2e/token-keychain.test.ts), beside the copy of one other release at most.
  */
-import { chmodSync, chownSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { partsRequired } from '../helpers/ci-required.js';
@@ -58,6 +58,45 @@ describe.skipIf(why !== undefined)(
       expect(result.stdout).toContain('cache home: \n');
       expect(result.stdout).toContain('left: \n');
     }
+
+    test('other releases’ copies of the module: the one written last stays beside it, older ones go', async () => {
+      if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
+      const { env, configDir, home } = sandbox();
+      const tmp = join(home, 'tmp');
+      mkdirSync(tmp);
+      const cacheHome = join(home, 'cache');
+      const native = join(cacheHome, 'tokencli', 'native');
+      mkdirSync(native, { recursive: true, mode: 0o700 });
+      const copies = { older: 'a'.repeat(64), newer: 'b'.repeat(64), oldest: 'c'.repeat(64) };
+      for (const [copy, written] of [
+        [copies.oldest, 1_000_000],
+        [copies.older, 2_000_000],
+        [copies.newer, 3_000_000],
+      ] as const) {
+        writeFileSync(join(native, `${copy}.node`), 'another release’s module', { mode: 0o600 });
+        utimesSync(join(native, `${copy}.node`), written, written);
+      }
+      const body = [
+        `${CLI_SH} token >/dev/null 2>"$HOME/err" || echo "token failed: $(cat "$HOME/err")" >&2`,
+        `echo "native: $(ls '${native}' | tr '\n' ' ')"`,
+      ].join('; ');
+      const result = await runSession(
+        { keyring: 'unlocked', body },
+        {
+          ...env,
+          ...demoEnv(serve.baseUrl, configDir),
+          TOKENCLI_STORE: 'keychain',
+          XDG_CACHE_HOME: cacheHome,
+          TMPDIR: tmp,
+        },
+        configDir,
+      );
+      expect(result.stderr).not.toContain('failed');
+      const kept = /native: (.*)\n/.exec(result.stdout)?.[1]?.trim().split(' ');
+      expect(kept).toHaveLength(2);
+      expect(kept).toContain(`${copies.newer}.node`);
+      expect(kept?.find((name) => name !== `${copies.newer}.node`)).toMatch(/^[0-9a-f]{64}\.node$/);
+    });
 
     test('a cache home open to others gets nothing, and the keychain works', async () => {
       await keychainRuns((dir) => chmodSync(dir, 0o777));

@@ -11,6 +11,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   utimesSync,
@@ -91,7 +92,9 @@ describe('the executable native addon', () => {
     expect(readdirSync(dir)).toEqual([`${hash}.node`]);
   });
 
-  test('of other addons’ copies (other releases’) the last written stays when one is written; older ones go', () => {
+  test('other addons’ copies (other releases’) are handed to the launcher’s pruning, keeping one, when one is written', () => {
+    // The rule itself is the launcher's (bin/tokencli.js removeAllButLatest); the executable's
+    // end-to-end tests see it applied (test/e2e/executable-native-trust.test.ts).
     const dir = join(tempDir(), 'native');
     mkdirSync(dir, { mode: 0o700 });
     const copies = { older: 'a'.repeat(64), newer: 'b'.repeat(64) };
@@ -99,14 +102,26 @@ describe('the executable native addon', () => {
     utimesSync(join(dir, `${copies.older}.node`), 1_000_000, 1_000_000);
     writeFileSync(join(dir, `${copies.newer}.node`), 'the release in use beside this one');
     utimesSync(join(dir, `${copies.newer}.node`), 2_000_000, 2_000_000);
-    writeFileSync(join(dir, 'notes.txt'), 'not a copy: never touched');
+    writeFileSync(join(dir, 'notes.txt'), 'not a copy');
+    mkdirSync(join(dir, `${'c'.repeat(64)}.node`));
+    const pruned: { others: { path: string; written: number }[]; kept: number }[] = [];
+    const removeAllButLatest = (others: { path: string; written: number }[], kept: number) => {
+      pruned.push({ others, kept });
+    };
+    addonFile({ bytes, dir, removeAllButLatest });
+    expect(pruned).toHaveLength(1);
+    expect(pruned[0]?.kept).toBe(1);
+    expect([...(pruned[0]?.others ?? [])].sort((a, b) => a.written - b.written)).toEqual([
+      { path: join(dir, `${copies.older}.node`), written: 1_000_000_000 },
+      { path: join(dir, `${copies.newer}.node`), written: 2_000_000_000 },
+    ]);
+    // Found in place, nothing is written and nothing is pruned.
+    addonFile({ bytes, dir, removeAllButLatest });
+    expect(pruned).toHaveLength(1);
+    // Without the launcher's rule (a temporary directory of the run's own), none are looked for.
+    rmSync(join(dir, `${hash}.node`));
     addonFile({ bytes, dir });
-    expect(readdirSync(dir).sort()).toEqual([`${copies.newer}.node`, `${hash}.node`, 'notes.txt'].sort());
-    // Found in place, nothing is written and nothing else goes.
-    writeFileSync(join(dir, `${copies.older}.node`), 'back again');
-    utimesSync(join(dir, `${copies.older}.node`), 1_000_000, 1_000_000);
-    addonFile({ bytes, dir });
-    expect(readdirSync(dir)).toHaveLength(4);
+    expect(readdirSync(dir)).toHaveLength(5);
   });
 
   test.runIf(posix)(
@@ -199,7 +214,9 @@ describe('the executable native addon, wherever it can be loaded', () => {
     withTmp((tmp) => {
       const dir = join(tempDir(), 'native');
       const loaded: string[] = [];
-      expect(loadAddonAnywhere(bytes, dir, fakeDlopen(loaded))).toEqual({ contents: '\x7fELF a fake addon' });
+      expect(loadAddonAnywhere(bytes, { dir }, fakeDlopen(loaded))).toEqual({
+        contents: '\x7fELF a fake addon',
+      });
       expect(loaded).toEqual([join(dir, `${hash}.node`)]);
       expect(leftIn(tmp)).toEqual([]);
     });
@@ -216,7 +233,7 @@ describe('the executable native addon, wherever it can be loaded', () => {
         writeFileSync(file, '');
         const loaded: string[] = [];
         for (const dir of [open, join(file, 'native')]) {
-          expect(loadAddonAnywhere(bytes, dir, fakeDlopen(loaded))).toEqual({
+          expect(loadAddonAnywhere(bytes, { dir }, fakeDlopen(loaded))).toEqual({
             contents: '\x7fELF a fake addon',
           });
           expect(loaded.at(-1)).toMatch(new RegExp(`^${tmp}/tokencli-native-\\w+/${hash}\\.node$`));
@@ -229,7 +246,9 @@ describe('the executable native addon, wherever it can be loaded', () => {
             throw new Error(`${filename}: failed to map segment from shared object`);
           fakeDlopen(loaded)(addon, filename);
         };
-        expect(loadAddonAnywhere(bytes, noexec, refusing)).toEqual({ contents: '\x7fELF a fake addon' });
+        expect(loadAddonAnywhere(bytes, { dir: noexec }, refusing)).toEqual({
+          contents: '\x7fELF a fake addon',
+        });
         expect(leftIn(tmp)).toEqual([]);
       });
     },
@@ -252,7 +271,7 @@ describe('the executable native addon, wherever it can be loaded', () => {
       const failing: Dlopen = () => {
         throw new Error('cannot open shared object file: Permission denied');
       };
-      expect(() => loadAddonAnywhere(bytes, dir, failing)).toThrow(
+      expect(() => loadAddonAnywhere(bytes, { dir }, failing)).toThrow(
         `cannot load the native module from ${dir} (cannot open shared object file: Permission denied) nor from a temporary directory in ${tmp} (cannot open shared object file: Permission denied)`,
       );
       if (posix) expect(leftIn(tmp)).toEqual([]);
