@@ -16,21 +16,59 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { BuildFailure } from './failure.mjs';
 import { withoutProxies } from './own-service-env.mjs';
 
-/** `tokencli serve` from the executable; resolves with the child and its base URL once it listens. */
+/**
+ * `tokencli serve` from the executable; resolves with the child and its base URL once it listens.
+ * One that cannot start, ends first or prints no address is a BuildFailure: the executable just
+ * built does not work, which the builder is told in one line with what it said.
+ */
 function serve(exe, env) {
-  const child = spawn(exe, ['serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(exe, ['serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    stderr += chunk;
+  });
   return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      reject(new Error(`train-code-cache: serve exited (${code}) before listening`)),
+    child.once('error', (error) =>
+      reject(new BuildFailure(`the executable cannot be run: ${error.message}`)),
+    );
+    child.once('exit', (code, signal) =>
+      reject(new BuildFailure(`\`tokencli serve\` ${ended(code, signal)} before listening${said(stderr)}`)),
     );
     createInterface({ input: child.stdout }).once('line', (line) => {
       child.removeAllListeners('exit');
-      resolve({ child, baseUrl: JSON.parse(line).base_url });
+      // Its log on stderr is not read any more: not kept, nor left to fill the pipe.
+      child.stderr.removeAllListeners('data').resume();
+      let baseUrl;
+      try {
+        baseUrl = JSON.parse(line).base_url;
+      } catch {
+        // Not its address line.
+      }
+      if (typeof baseUrl === 'string') resolve({ child, baseUrl });
+      else {
+        const failure = new BuildFailure(
+          `\`tokencli serve\` printed ${JSON.stringify(line.slice(0, 200))}, not its address`,
+        );
+        // Stopped and waited for, as at the end of the training.
+        child.once('exit', () => reject(failure));
+        child.kill();
+      }
     });
   });
+}
+
+/** How a run ended: "exited with 3", "was killed by SIGSEGV". */
+function ended(code, signal) {
+  return signal ? `was killed by ${signal}` : `exited with ${code}`;
+}
+
+/** ": " and the last line a run wrote on stderr, or nothing. */
+function said(stderr) {
+  const last = stderr.trimEnd().split('\n').at(-1)?.slice(0, 300);
+  return last ? `: ${last}` : '';
 }
 
 export async function trainCodeCaches(exe, dir) {
@@ -56,12 +94,24 @@ export async function trainCodeCaches(exe, dir) {
     NO_COLOR: '1',
   };
   const service = await serve(exe, env);
-  const run = (args, extra = {}) =>
-    execFileSync(exe, args, {
-      env: { ...env, ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      encoding: 'utf8',
-    });
+  // A run that fails is the executable's failure, said in one line (failure.mjs).
+  const run = (args, extra = {}) => {
+    try {
+      return execFileSync(exe, args, {
+        env: { ...env, ...extra },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
+    } catch (error) {
+      const how =
+        typeof error.status === 'number' || error.signal
+          ? ended(error.status, error.signal)
+          : `could not be run (${error.message})`;
+      throw new BuildFailure(
+        `training the code caches, \`tokencli ${args.join(' ')}\` ${how}${said(error.stderr ?? '')}`,
+      );
+    }
+  };
   try {
     // The profile a script uses: the demo client of `tokencli serve` (docs/serve.md).
     writeFileSync(
