@@ -8,7 +8,9 @@
 # SHA256SUMS BEFORE anything is unpacked, and puts `tokencli` into the install directory once it
 # has run there (`--version`: an executable this system cannot start replaces nothing), and its man
 # page beside (<dir>/../share/man/man1, for a <dir> named bin). On any
-# failure it says why in one line, exits non-zero, and leaves nothing behind.
+# failure it says why in one line, exits non-zero, and leaves nothing behind. Where other users
+# could replace tokencli once installed (a directory on the way that others may write and is not
+# sticky, or another user's), it says so in a warning on stderr, and the install stands.
 #
 # Settings (environment):
 #   TOKENCLI_VERSION       the release to install (default: the one this script came with)
@@ -32,6 +34,11 @@ fail() {
 # A line on stdout, as it is: dash's echo would read a backslash in a path as an escape.
 say() {
   printf '%s\n' "$*"
+}
+
+# A line on stderr that does not stop the install.
+warn() {
+  printf 'tokencli install: warning: %s\n' "$*" >&2
 }
 
 # The first line of its input that is not blank: a tool's complaint kept to one line of ours.
@@ -139,6 +146,60 @@ unmake() {
 remove_abandoned_stages() {
   find "$1/." ! -name . -prune -type d -name '.tokencli.??????' -user "$(id -u)" -mtime +1 \
     -exec rm -rf {} \; 2>/dev/null || true
+}
+
+# Whether someone other than this user (uid ME) or root could change what ENTRY holds: a directory
+# with the "other" write bit but not the sticky bit, or a directory or link that another user owns
+# (they may change its modes, or replace the link even in a sticky directory). A sticky directory
+# (/tmp) lets others add names but not remove or rename this user's: there, only the owner of the
+# name on the way counts, and that name is checked in its turn. The group write bit is not looked
+# at: Debian's user private groups (umask 002) make ~/.local/bin writable by a group that holds this
+# user alone, and who else is in a group is not for sh to tell (members by their primary group are
+# not listed in /etc/group). Nor are ACLs ("+" after the modes). The bits are read from ls -ld's
+# modes, whose t or T in the last place POSIX specifies for the sticky bit: `test -k` is not POSIX
+# (dash, bash, busybox and macOS's sh have it), and no test reads the other write bit.
+exposed() {
+  listing=$(LC_ALL=C ls -ldn -- "$1" 2>/dev/null) || return 1
+  read -r modes links owner rest <<EOF
+$listing
+EOF
+  case $modes in
+    l*) ;;
+    ????????w[x-]*) return 0 ;;
+  esac
+  case $owner in "" | *[!0-9]*) return 1 ;; esac
+  [ "$owner" != 0 ] && [ "$owner" != "$me" ]
+}
+
+# The first directory on the way to DIR (absolute) that others could replace tokencli through, from
+# DIR up to /, in `open`; empty when there is none or ls or id is missing (nothing is said then). A
+# link on the way counts as its owner's, and so do the directories of what it points to, each of
+# them up to / (pwd -P: their names without links), as the system goes through them too.
+exposed_dir() {
+  open=
+  me=$(id -u 2>/dev/null) || return 0
+  on_way=$1
+  while :; do
+    if exposed "$on_way"; then
+      open=$on_way
+      return 0
+    fi
+    if [ -L "$on_way" ]; then
+      real=$(CDPATH='' cd -P -- "$on_way" 2>/dev/null && pwd -P) || real=
+      while [ -n "$real" ]; do
+        if exposed "$real"; then
+          open=$real
+          return 0
+        fi
+        [ "$real" != / ] || break
+        real=${real%/*}
+        real=${real:-/}
+      done
+    fi
+    [ "$on_way" != / ] || return 0
+    on_way=${on_way%/*}
+    on_way=${on_way:-/}
+  done
 }
 
 main() {
@@ -422,6 +483,16 @@ main() {
     say "another tokencli comes first on your PATH ($found); run $target, or put $install_dir before it"
   else
     say "$install_dir is not on your PATH; add it in your shell's profile, e.g. export PATH=\"$install_dir:\$PATH\""
+  fi
+  # Once tokencli is in place, where it now is: the directories mkdir -p made are nobody else's
+  # (umask go-w), so only those that were there already can be open to others, and they are the
+  # same before and after; said before, the warning would precede a refusal that must stay one line.
+  # A warning, not a refusal: the user may know who else can write there. (Windows: no such modes.)
+  if [ "$os" != win ]; then
+    exposed_dir "$install_dir"
+    # Its name as a terminal may show it, on one line: a link's target may be anyone's choosing.
+    [ -z "$open" ] ||
+      warn "$(printf '%s' "$open" | printable | tr '\n' ' ') can be written by other users, who could replace tokencli there; install into a directory only you can write (TOKENCLI_INSTALL_DIR)"
   fi
 }
 

@@ -7,6 +7,8 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
+  chmodSync,
+  chownSync,
   existsSync,
   lstatSync,
   lutimesSync,
@@ -893,6 +895,109 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       });
     },
   );
+
+  /** The line install.sh adds on stderr when others could replace tokencli through `dir`. */
+  const exposedWarning = (dir: string) =>
+    `tokencli install: warning: ${dir} can be written by other users, who could replace tokencli there; install into a directory only you can write (TOKENCLI_INSTALL_DIR)\n`;
+
+  test('an install directory others can write (0777, not sticky) is warned of, and tokencli installed', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const installDir = tempDir('tokencli-shared-bin-');
+    chmodSync(installDir, 0o777);
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe(exposedWarning(installDir));
+    expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(installDir, 'tokencli')}\n`);
+    expect(lstatSync(join(installDir, 'tokencli')).isFile()).toBe(true);
+  });
+
+  test('a directory above the install directory that others can write is the one warned of', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const shared = tempDir('tokencli-shared-');
+    chmodSync(shared, 0o777);
+    const installDir = join(shared, 'home', 'bin');
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe(exposedWarning(shared));
+    expect(existsSync(join(installDir, 'tokencli'))).toBe(true);
+    // Reached through a link: the directories its target lies in are the ones that count.
+    const linked = join(tempDir('tokencli-install-home-'), 'bin');
+    symlinkSync(installDir, linked);
+    const throughLink = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: linked });
+    expect(throughLink.status, throughLink.stderr).toBe(0);
+    expect(throughLink.stderr).toBe(exposedWarning(realpathSync(shared)));
+  });
+
+  test('a sticky (1777) directory above is not warned of, as it would be without the sticky bit', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    // As /tmp: others may add names there, but not remove or rename this user's.
+    const sticky = tempDir('tokencli-sticky-');
+    chmodSync(sticky, 0o1777);
+    const installDir = join(sticky, 'bin');
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect((statSync(installDir).mode & 0o7777).toString(8)).toBe('755');
+    chmodSync(sticky, 0o777);
+    const unsticky = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+    expect(unsticky.status, unsticky.stderr).toBe(0);
+    expect(unsticky.stderr).toBe(exposedWarning(sticky));
+  });
+
+  test('in a sticky directory, a directory of another user is warned of: its owner may replace what it holds', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const sticky = tempDir('tokencli-sticky-');
+    chmodSync(sticky, 0o1777);
+    const installDir = join(sticky, 'theirs');
+    mkdirSync(installDir, { mode: 0o755 });
+    // Root hands the directory to another user; anyone else takes another user's id for their own
+    // (an `id` that says so), which makes their own directories another user's.
+    const asRoot = process.getuid?.() === 0;
+    const env: Record<string, string> = {};
+    if (asRoot) chownSync(installDir, 4242, 4242);
+    else {
+      const bin = tempDir('tokencli-fake-id-');
+      const id = '#!/bin/sh\n[ "$1" = -u ] && { echo 4242; exit 0; }\nexec /usr/bin/env -i id "$@"\n';
+      writeFileSync(join(bin, 'id'), id, { mode: 0o755 });
+      env.PATH = `${bin}${delimiter}${process.env.PATH}`;
+    }
+    const run = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      TOKENCLI_INSTALL_DIR: installDir,
+      ...env,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe(exposedWarning(installDir));
+  });
+
+  test('the default install, and a group-writable directory (umask 002), say nothing of it; a home others can write does', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const home = tempDir('tokencli-install-home-');
+    const byDefault = () =>
+      spawnSync('sh', [script], {
+        env: cleanEnv({ TOKENCLI_DOWNLOAD_URL: server.url, TOKENCLI_VERSION: '9.8.7', HOME: home }),
+        encoding: 'utf8',
+      });
+    const good = byDefault();
+    expect(good.status, good.stderr).toBe(0);
+    expect(good.stderr).toBe('');
+    expect(existsSync(join(home, '.local', 'bin', 'tokencli'))).toBe(true);
+    // Debian's user private groups: a group that holds this user alone.
+    chmodSync(join(home, '.local', 'bin'), 0o775);
+    chmodSync(home, 0o775);
+    const group = byDefault();
+    expect(group.status, group.stderr).toBe(0);
+    expect(group.stderr).toBe('');
+    chmodSync(home, 0o777);
+    const exposed = byDefault();
+    expect(exposed.status, exposed.stderr).toBe(0);
+    expect(exposed.stderr).toBe(exposedWarning(home));
+  });
 
   test.runIf(existsSync('/proc/sys/kernel/ns_last_pid'))(
     'names planted in the install directory for the next process ids are never written through',
