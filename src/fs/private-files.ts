@@ -102,6 +102,15 @@ export async function readPrivateFile(path: string): Promise<string | undefined>
   }
 }
 
+/** Clears the read-only attribute of the file at `path` (Windows), if there is one. */
+function clearReadOnly(path: string): void {
+  try {
+    chmodSync(path, FILE_MODE);
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+}
+
 /** Writes `data` atomically as a 0600 file in a 0700 directory. */
 export async function writePrivateFileAtomic(path: string, data: string): Promise<void> {
   await ensurePrivateDir(dirname(path));
@@ -117,6 +126,10 @@ export async function writePrivateFileAtomic(path: string, data: string): Promis
     closeSync(fd);
   }
   try {
+    // Windows refuses to rename over a file marked read-only (EPERM), which POSIX replaces as its
+    // directory allows; the attribute goes first, so a write does the same everywhere. (Reads leave
+    // the attribute alone since they stopped tightening modes there.)
+    if (!POSIX_MODES) clearReadOnly(path);
     renameSync(temp, path);
   } catch (error) {
     try {
