@@ -4,11 +4,12 @@
 #   curl -fsSL https://github.com/tokencli/tokencli/releases/download/v0.1.0/install.sh | sh
 #
 # or download it, read it, then `sh install.sh`. It picks the archive for this OS and CPU,
-# downloads it and SHA256SUMS (curl, or wget), checks the archive's SHA-256 against its line in
-# SHA256SUMS BEFORE anything is unpacked, and puts `tokencli` into the install directory once it
-# has run there (`--version`: an executable this system cannot start replaces nothing), and its man
-# page beside (<dir>/../share/man/man1, for a <dir> named bin). On any
-# failure it says why in one line, exits non-zero, and leaves nothing behind. Where other users
+# downloads it and SHA256SUMS (curl, or wget), each cut off past a size no release's comes near
+# (256 MiB, 64 KiB) so that a mirror's endless file cannot fill the disk, checks the archive's
+# SHA-256 against its line in SHA256SUMS BEFORE anything is unpacked, and puts `tokencli` into the
+# install directory once it has run there (`--version`: an executable this system cannot start
+# replaces nothing), and its man page beside (<dir>/../share/man/man1, for a <dir> named bin). On
+# any failure it says why in one line, exits non-zero, and leaves nothing behind. Where other users
 # could replace tokencli once installed (a directory on the way that others may write and is not
 # sticky, or another user's), it says so in a warning on stderr, and the install stands.
 #
@@ -78,6 +79,45 @@ run() {
   complaint=$(printf '%s\n' "$complaint" | first_line)
   fail "$why${complaint:+ ($complaint)}"
 }
+
+# Runs `download URL FILE` in a subshell where no file can grow past SIZE UNIT (KiB or MiB): a
+# mirror's endless or oversized file, checked only once whole, would otherwise fill the disk first.
+# ulimit -f, as wget has no such limit and curl's --max-filesize believes only a Content-Length
+# before curl 8.4. Its unit is 512 bytes in dash, busybox, zsh, and bash as sh or with --posix; bash
+# run as bash counts 1024, which doubles the limits, still far from a release's files either way. A
+# write past it kills the downloader with SIGXFSZ (wget2 ignores a failed write and reads on, as it
+# does where whatever started this script ignores that signal: to the end, though writing nothing),
+# and the shell's words for that give way to ours. A lower limit the user has is kept (only root
+# may raise one) and named when a download meets it.
+bounded() (
+  case $2 in
+    KiB) blocks=$(($1 * 2)) ;;
+    *) blocks=$(($1 * 2048)) ;;
+  esac
+  too_large="larger than $1 $2, far more than a release's: refused"
+  now=$(ulimit -f)
+  case $now in
+    unlimited) ulimit -f "$blocks" ;;
+    "" | *[!0-9]*) ;;
+    *)
+      if [ "$now" -gt "$blocks" ]; then
+        ulimit -f "$blocks"
+      else
+        blocks=$now too_large="larger than the limit on a file's size here (ulimit -f $now)"
+      fi
+      ;;
+  esac
+  # A downloader killed by SIGXFSZ dumps no core into the current directory (-c: not POSIX).
+  ulimit -c 0 2>/dev/null || true
+  download "$3" "$4" 2>"$tmp/download.log" && exit 0
+  # The file reached the limit: that many blocks of 512 bytes (of 1024, where bash counts them so).
+  if [ -f "$4" ] && size=$(wc -c <"$4") && [ $size -ge $((blocks * 512)) ]; then
+    say "$too_large" >&2
+  else
+    cat "$tmp/download.log" >&2
+  fi
+  exit 1
+)
 
 # The archive's SHA-256 in SHA256SUMS, from its lines "<64 hex digits>  <name>" (or " *<name>"),
 # as sha256sum -c reads them (a line may end in CR): each different one, so more than one line
@@ -356,7 +396,10 @@ main() {
   trap 'exit 143' TERM
   trap 'exit 141' PIPE
 
-  run "cannot download $(shown "$base_url")/SHA256SUMS" download "$base_url/SHA256SUMS" "$tmp/SHA256SUMS"
+  # SHA256SUMS: a line for each of a handful of files, under 1 KiB. The archives: about 44 MB
+  # (linux-x64's goal is at most 45, docs/contract.md §4; the other platforms' are alike), with
+  # room to grow several times over before a release would need a newer install.sh.
+  run "cannot download $(shown "$base_url")/SHA256SUMS" bounded 64 KiB "$base_url/SHA256SUMS" "$tmp/SHA256SUMS"
   any_sum "$tmp/SHA256SUMS" ||
     fail "$(shown "$base_url")/SHA256SUMS is no list of checksums: is TOKENCLI_DOWNLOAD_URL the base of a release's files?"
   # Looked up before the archive is downloaded: a platform with no release stops here.
@@ -371,7 +414,7 @@ main() {
     *"
 "*) fail "SHA256SUMS has more than one checksum for $archive; nothing installed" ;;
   esac
-  run "cannot download $(shown "$base_url")/$archive" download "$base_url/$archive" "$tmp/$archive"
+  run "cannot download $(shown "$base_url")/$archive" bounded 256 MiB "$base_url/$archive" "$tmp/$archive"
   actual=$(sha256 "$tmp/$archive" | tr 'A-F' 'a-f')
   [ "$actual" = "$expected" ] || fail "checksum mismatch for $archive (expected $expected, got $actual); nothing installed"
 

@@ -19,15 +19,40 @@ export interface ReleaseServer {
 /**
  * The server, run by node as its own process: the tests run install.sh and the action's steps
  * with spawnSync, which would block a server in the test's own process. It logs each request as
- * a JSON line to the file in argv[2] and prints its port.
+ * a JSON line to the file in argv[2] and prints its port. Given a name, a size and a second log
+ * (argv[3] to argv[5]), it answers that name with a stream of that many bytes, without a
+ * Content-Length, written as fast as the client takes them, and stops writing when the client goes
+ * away; the second log gets a JSON line of how many bytes went out, once the stream is over.
  */
 const SERVER = `
 const { appendFileSync, readdirSync, readFileSync } = require('node:fs');
 const { basename, join } = require('node:path');
-const [dir, log] = process.argv.slice(1);
+const [dir, log, streamName, streamSize, streamLog] = process.argv.slice(1);
+// Lines a checksum list could hold, for another release's file.
+const chunk = Buffer.alloc(1 << 20, '0'.repeat(64) + '  tokencli-0.0.0-none.tar.gz\\n');
+function stream(res) {
+  const size = Number(streamSize);
+  let sent = 0;
+  const pump = () => {
+    while (sent < size && !res.destroyed) {
+      const part = chunk.subarray(0, Math.min(chunk.length, size - sent));
+      sent += part.length;
+      // Full: 'drain' calls again once the client has read; a client gone away ('close') never does.
+      if (!res.write(part)) return;
+    }
+    if (sent >= size) res.end();
+  };
+  res.writeHead(200, { 'content-type': 'application/octet-stream' });
+  res.on('drain', pump).on('close', () => appendFileSync(streamLog, JSON.stringify({ sent }) + '\\n'));
+  pump();
+}
 const server = require('node:http').createServer((req, res) => {
   const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.slice(1));
   appendFileSync(log, JSON.stringify({ path: '/' + name, userAgent: req.headers['user-agent'] ?? '' }) + '\\n');
+  if (streamName && name === streamName) {
+    stream(res);
+    return;
+  }
   if (name === '' || name !== basename(name) || !readdirSync(dir).includes(name)) {
     res.writeHead(404).end('not found\\n');
     return;
@@ -126,6 +151,35 @@ export function serveRelease(dir: string): Promise<ReleaseServer> {
   return serverProcess(SERVER, dir, [], 'http');
 }
 
+/**
+ * {@link serveRelease}, but `name` is a stream of `size` bytes with no Content-Length: a mirror's
+ * endless (or far too large) file. `streamed()` waits until every request for it so far has ended
+ * and gives how many bytes each one was sent.
+ */
+export async function serveOversized(
+  dir: string,
+  name: string,
+  size: number,
+): Promise<ReleaseServer & { streamed(): Promise<number[]> }> {
+  const streamLog = join(tempDir('tokencli-release-server-'), 'streamed.jsonl');
+  writeFileSync(streamLog, '');
+  const server = await serverProcess(SERVER, dir, [name, String(size), streamLog], 'http');
+  const ended = () =>
+    readFileSync(streamLog, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { sent: number }).sent);
+  return {
+    ...server,
+    streamed: async () => {
+      const asked = server.requests().filter((r) => r.path === `/${name}`).length;
+      // The server notices a client gone a moment after it has exited.
+      for (let i = 0; i < 200 && ended().length < asked; i++) await new Promise((r) => setTimeout(r, 25));
+      return ended();
+    },
+  };
+}
+
 /** {@link REDIRECT_SERVER} over `dir`, with the TLS key and certificate in these files. */
 export function serveRedirects(
   dir: string,
@@ -154,6 +208,7 @@ export const INSTALL_TOOLS = [
   'cat',
   'grep',
   'rmdir',
+  'wc',
 ];
 
 /** A PATH of only these tools (symbolic links to the machine's), to take curl or sha256sum away. */

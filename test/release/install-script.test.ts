@@ -33,6 +33,7 @@ import {
   pathWith,
   type ReleaseServer,
   serveHostileReason,
+  serveOversized,
   serveRedirects,
   serveRelease,
   sha256File,
@@ -707,6 +708,84 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(await exited).toBe(129);
     expect(readdirSync(tmp)).toEqual([]);
     expect(existsSync(installDir)).toBe(false);
+  });
+
+  /** curl, and without it wget and (where installed) wget2 as wget: install.sh's downloaders. */
+  function downloaders(): Array<[string, Record<string, string>]> {
+    const each: Array<[string, Record<string, string>]> = [['curl', {}]];
+    if (process.platform === 'linux')
+      each.push(['wget', { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']) }]);
+    if (wget2) each.push(['wget2', { PATH: pathWithWget2(), HOME: tempDir('tokencli-wget2-home-') }]);
+    return each;
+  }
+
+  // A mirror's endless file is a stream with no Content-Length that ends only far past the limit:
+  // a script without one then fails here rather than filling the disk. That each download was
+  // given up mid-way shows in what the server sent before the client went away.
+  test('an endless SHA256SUMS is cut off at 64 KiB, with each downloader, and nothing is kept', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const size = 64 * 2 ** 20;
+    const server = await serveOversized(dir, 'SHA256SUMS', size);
+    servers.push(server);
+    const each = downloaders();
+    const message =
+      /^tokencli install: cannot download http:\/\/127\.0\.0\.1:\d+\/SHA256SUMS \(larger than 64 KiB, far more than a release's: refused\)$/m;
+    for (const [name, env] of each) {
+      const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ...env });
+      expect(run.stderr, name).toMatch(message);
+      expectRefused(run, message);
+    }
+    expect(server.requests().map((r) => r.path)).toEqual(each.map(() => '/SHA256SUMS'));
+    const sent = await server.streamed();
+    expect(sent).toHaveLength(each.length);
+    for (const bytes of sent) expect(bytes).toBeLessThan(size / 4);
+  });
+
+  test('an endless archive is cut off at 256 MiB, before its checksum, with each downloader', async () => {
+    const { dir, archive } = fakeRelease('9.8.7');
+    const size = 2 ** 30;
+    const server = await serveOversized(dir, archive, size);
+    servers.push(server);
+    const each = downloaders();
+    const message = new RegExp(
+      `^tokencli install: cannot download http://127\\.0\\.0\\.1:\\d+/${archive.replaceAll('.', '\\.')} \\(larger than 256 MiB, far more than a release's: refused\\)$`,
+      'm',
+    );
+    for (const [name, env] of each) {
+      const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ...env });
+      expect(run.stderr, name).toMatch(message);
+      expectRefused(run, message);
+    }
+    const sent = await server.streamed();
+    expect(sent).toHaveLength(each.length);
+    for (const bytes of sent) {
+      expect(bytes).toBeGreaterThanOrEqual(256 * 2 ** 20);
+      expect(bytes).toBeLessThan(size / 2);
+    }
+  });
+
+  test("a lower limit on a file's size the user has is kept, and named when a download meets it", async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serveOversized(dir, 'SHA256SUMS', 64 * 2 ** 20);
+    servers.push(server);
+    const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+    const tmp = tempDir('tokencli-install-tmp-');
+    // 64 blocks of 512 bytes: 32 KiB, under install.sh's 64 KiB for SHA256SUMS.
+    const run = spawnSync('sh', ['-c', 'ulimit -f 64 && exec sh "$0"', script], {
+      env: cleanEnv({
+        TOKENCLI_DOWNLOAD_URL: server.url,
+        TOKENCLI_VERSION: '9.8.7',
+        TOKENCLI_INSTALL_DIR: installDir,
+        TMPDIR: tmp,
+      }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expectRefused(
+      { ...run, installDir, leftInTmp: readdirSync(tmp) },
+      /cannot download \S+\/SHA256SUMS \(larger than the limit on a file's size here \(ulimit -f 64\)\)$/m,
+    );
+    expect(await server.streamed()).toHaveLength(1);
   });
 
   test('an unknown operating system or processor is refused before anything is downloaded', async () => {
