@@ -88,7 +88,7 @@ run() {
 # write past it kills the downloader with SIGXFSZ (wget2 ignores a failed write and reads on, as it
 # does where whatever started this script ignores that signal: to the end, though writing nothing),
 # and the shell's words for that give way to ours. A lower limit the user has is kept (only root
-# may raise one) and named when a download meets it.
+# may raise one) and named when a download meets it; a shell that cannot set one downloads unbounded.
 bounded() (
   case $2 in
     KiB) blocks=$(($1 * 2)) ;;
@@ -97,11 +97,11 @@ bounded() (
   too_large="larger than $1 $2, far more than a release's: refused"
   now=$(ulimit -f)
   case $now in
-    unlimited) ulimit -f "$blocks" ;;
+    unlimited) ulimit -f "$blocks" 2>/dev/null ;;
     "" | *[!0-9]*) ;;
     *)
       if [ "$now" -gt "$blocks" ]; then
-        ulimit -f "$blocks"
+        ulimit -f "$blocks" 2>/dev/null
       else
         blocks=$now too_large="larger than the limit on a file's size here (ulimit -f $now)"
       fi
