@@ -148,13 +148,53 @@ export function loadAddon(files: AddonFiles, dlopen: Dlopen = process.dlopen): u
   return module.exports;
 }
 
+/** The name of the temporary directories the fallback makes, before mkdtemp's six characters. */
+const TEMP_DIR_PREFIX = 'tokencli-native-';
+
+/**
+ * A temporary directory older than this is no run's at work: a run writes and loads its copy
+ * within milliseconds (the file store's margin for its temporary files, src/fs/stale-temp-files.ts).
+ */
+const LEFT_TEMP_DIR_MS = 60_000;
+
+/**
+ * Removes the fallback's temporary directories that earlier runs left in `tmp`: on Windows a loaded
+ * DLL's file cannot be deleted, not even at exit, so each such run leaves one, a few megabytes.
+ * Only real directories (never a link or junction) named as the fallback names them and older than
+ * LEFT_TEMP_DIR_MS; one still in use (its DLL loaded by a run) cannot be removed and stays for a
+ * later run. Returns the paths removed.
+ */
+export function removeLeftTempDirs(tmp: string, now: number = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(tmp);
+  } catch {
+    return removed;
+  }
+  const left = new RegExp(`^${TEMP_DIR_PREFIX}[A-Za-z0-9]{6}$`);
+  for (const name of names) {
+    if (!left.test(name)) continue;
+    const path = join(tmp, name);
+    try {
+      const stat = lstatSync(path);
+      if (!stat.isDirectory() || now - stat.mtimeMs < LEFT_TEMP_DIR_MS) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Gone meanwhile, or its DLL still loaded by a run: left for a later one.
+    }
+  }
+  return removed;
+}
+
 /**
  * Loads the addon from `cache` (kept there, so it is written once), or where that cannot be
  * done — no user cache directory, one another user made or left open (a `sudo` run with the
  * user's HOME), a file in its place, a mount that runs nothing — from a private temporary
  * directory. That one is removed at once on POSIX, where the loaded library stays mapped without
  * its file, so that no signal can leave it behind; Windows keeps a loaded DLL's file open, so there
- * it goes at exit.
+ * it is tried at exit, and what that leaves a later fallback removes (removeLeftTempDirs).
  *
  * @throws Error naming both places and why each failed.
  */
@@ -173,7 +213,8 @@ export function loadAddonAnywhere(
   }
   let dir: string | undefined;
   try {
-    dir = mkdtempSync(join(tmpdir(), 'tokencli-native-'));
+    if (process.platform === 'win32') removeLeftTempDirs(tmpdir());
+    dir = mkdtempSync(join(tmpdir(), TEMP_DIR_PREFIX));
     return loadAddon({ bytes, dir }, dlopen);
   } catch (error) {
     const cached = cache === undefined ? '' : `from ${cache.dir} (${errorLine(cacheFailure)}) nor `;

@@ -26,6 +26,7 @@ import {
   type Dlopen,
   loadAddon,
   loadAddonAnywhere,
+  removeLeftTempDirs,
 } from '../../src/sea/native-addon.js';
 import { tempDir } from '../helpers/cli.js';
 import { expectMode } from '../helpers/file-modes.js';
@@ -122,6 +123,36 @@ describe('the executable native addon', () => {
     rmSync(join(dir, `${hash}.node`));
     addonFile({ bytes, dir });
     expect(readdirSync(dir)).toHaveLength(5);
+  });
+
+  test('the temporary directories earlier runs left (a loaded DLL stays on Windows) go, but a fresh one, a link or another name stays', () => {
+    const tmp = tempDir();
+    const now = Date.now();
+    const old = (path: string) => utimesSync(path, (now - 120_000) / 1000, (now - 120_000) / 1000);
+    const left = join(tmp, 'tokencli-native-a1B2c3');
+    mkdirSync(left);
+    writeFileSync(join(left, `${hash}.node`), bytes);
+    old(left);
+    const fresh = join(tmp, 'tokencli-native-d4E5f6');
+    mkdirSync(fresh);
+    const elsewhere = join(tempDir(), 'not-tokencli');
+    mkdirSync(elsewhere);
+    writeFileSync(join(elsewhere, 'keep.txt'), 'not ours');
+    old(elsewhere);
+    const others = ['tokencli-native-toolong1', 'another-a1B2c3', 'tokencli-native-g7H8i9'];
+    for (const name of others.slice(0, 2)) {
+      mkdirSync(join(tmp, name));
+      old(join(tmp, name));
+    }
+    writeFileSync(join(tmp, others[2] ?? ''), 'a file of that name');
+    old(join(tmp, others[2] ?? ''));
+    if (posix) symlinkSync(elsewhere, join(tmp, 'tokencli-native-j0K1l2'));
+    expect(removeLeftTempDirs(tmp, now)).toEqual([left]);
+    expect(readdirSync(tmp).sort()).toEqual(
+      [fresh, ...others, ...(posix ? ['tokencli-native-j0K1l2'] : [])].map((name) => basename(name)).sort(),
+    );
+    expect(readdirSync(elsewhere)).toEqual(['keep.txt']);
+    expect(removeLeftTempDirs(join(tmp, 'missing'), now)).toEqual([]);
   });
 
   test.runIf(posix)(
