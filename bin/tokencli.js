@@ -263,7 +263,8 @@ const KEPT_NODES = 3;
  * Removes each of `others` ({ path, written }: other builds' or other nodes' caches, files or
  * directories; inside the executable also other releases' native addons, src/sea/native-addon.ts)
  * but the `kept` written last, so that copies in use side by side stay and upgrades pile nothing
- * up. One that cannot be removed (a DLL still loaded, on Windows) is left for a later run.
+ * up. One that cannot be removed (a DLL still loaded, on Windows) is left until a later write of
+ * the same kind prunes again.
  */
 function removeAllButLatest(others, kept) {
   for (const other of others) {
@@ -273,7 +274,7 @@ function removeAllButLatest(others, kept) {
     try {
       fs.rmSync(other.path, { recursive: true, force: true });
     } catch {
-      // Left for a later run.
+      // Left for a later prune.
     }
   }
 }

@@ -18,8 +18,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { BuildFailure, reportFailures } from './failure.mjs';
@@ -154,22 +155,27 @@ buildExecutable(assets);
 if (codeCaches) {
   // Built twice: the first executable runs the light answers to make the code caches the second
   // one carries (train-code-cache.mjs says why).
-  const training = join(out, 'training');
-  const caches = await trainCodeCaches(exe, training);
-  for (const name of Object.keys(assets).filter((n) => n.endsWith('.cjs'))) {
-    const bundle = name.slice(0, -'.cjs'.length);
-    // Every light answer and the full CLI must have been run; sea-imports only if a run needed it,
-    // and the keychain's client never (the training has no Secret Service: its runs use the file).
-    if (!caches[bundle] && bundle !== 'sea-imports' && bundle !== 'light-keychain')
-      throw new Error(`build-sea: the training made no code cache of ${bundle}`);
+  // In the system's temporary directory, not the checkout's (train-code-cache.mjs says why).
+  const training = mkdtempSync(join(tmpdir(), 'tokencli-training-'));
+  try {
+    const caches = await trainCodeCaches(exe, training);
+    for (const name of Object.keys(assets).filter((n) => n.endsWith('.cjs'))) {
+      const bundle = name.slice(0, -'.cjs'.length);
+      // Every light answer and the full CLI must have been run; sea-imports only if a run needed it,
+      // and the keychain's client never (the training has no Secret Service: its runs use the file).
+      if (!caches[bundle] && bundle !== 'sea-imports' && bundle !== 'light-keychain')
+        throw new BuildFailure(`training the code caches, the executable made none of ${bundle}`);
+    }
+    const withCaches = { ...assets };
+    for (const [bundle, path] of Object.entries(caches)) {
+      if (!assets[`${bundle}.cjs`])
+        throw new Error(`build-sea: a code cache of ${bundle}, which is no bundle`);
+      withCaches[`${bundle}.code-cache`] = path;
+    }
+    buildExecutable(withCaches);
+  } finally {
+    rmSync(training, { recursive: true, force: true });
   }
-  const withCaches = { ...assets };
-  for (const [bundle, path] of Object.entries(caches)) {
-    if (!assets[`${bundle}.cjs`]) throw new Error(`build-sea: a code cache of ${bundle}, which is no bundle`);
-    withCaches[`${bundle}.code-cache`] = path;
-  }
-  buildExecutable(withCaches);
-  rmSync(training, { recursive: true, force: true });
 }
 rmSync(assetsDir, { recursive: true, force: true });
 rmSync(join(out, 'node'), { force: true });

@@ -7,13 +7,16 @@
  * run of a CI job that starts from a fresh home (about 7 ms more, docs/design.md). Here the
  * executable being built runs the commands the light answers serve — against its own
  * `tokencli serve`, with a file store and a cache directory of its own — and its launcher writes
- * those caches as it always does. They are made by the very node and V8 flags the executable runs
+ * those caches as it always does. The caller gives a fresh private directory for all of it, best
+ * under the system's temporary directory: the launcher writes code only where no one else could
+ * have written on the way (bin/tokencli.js trustedCacheRoot), which a checkout under a directory
+ * its group may write (umask 002) is not. They are made by the very node and V8 flags the executable runs
  * with, which V8 checks before it accepts one.
  *
  * trainCodeCaches(exe, dir) returns { NAME: path } for each bundle the runs cached.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BuildFailure } from './failure.mjs';
@@ -34,11 +37,12 @@ function serve(exe, env) {
     child.once('error', (error) =>
       reject(new BuildFailure(`the executable cannot be run: ${error.message}`)),
     );
-    child.once('exit', (code, signal) =>
+    // 'close', not 'exit': its stderr is then read to the end.
+    child.once('close', (code, signal) =>
       reject(new BuildFailure(`\`tokencli serve\` ${ended(code, signal)} before listening${said(stderr)}`)),
     );
     createInterface({ input: child.stdout }).once('line', (line) => {
-      child.removeAllListeners('exit');
+      child.removeAllListeners('close');
       // Its log on stderr is not read any more: not kept, nor left to fill the pipe.
       child.stderr.removeAllListeners('data').resume();
       let baseUrl;
@@ -72,7 +76,7 @@ function said(stderr) {
 }
 
 export async function trainCodeCaches(exe, dir) {
-  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const configDir = join(dir, 'config');
   const cacheHome = join(dir, 'cache');
   const tmp = join(dir, 'tmp');
@@ -143,15 +147,25 @@ export async function trainCodeCaches(exe, dir) {
       await exited;
     }
   }
-  const [versionDir, ...others] = readdirSync(join(cacheHome, 'tokencli', 'code-cache'));
-  if (!versionDir || others.length > 0)
-    throw new Error('train-code-cache: expected one code-cache directory');
+  const codeCache = join(cacheHome, 'tokencli', 'code-cache');
+  const versions = existsSync(codeCache) ? readdirSync(codeCache) : [];
+  // None: the launcher found the cache home unfit to write code into (bin/tokencli.js
+  // trustedCacheRoot), e.g. below a directory that others, or its group, may write.
+  if (versions.length === 0)
+    throw new BuildFailure(
+      `training the code caches, the executable wrote none under ${cacheHome}: may others or their group write a directory above it?`,
+    );
+  if (versions.length > 1)
+    throw new BuildFailure(
+      `training the code caches, the executable wrote them for ${versions.length} nodes, not one`,
+    );
   const caches = {};
-  for (const file of readdirSync(join(cacheHome, 'tokencli', 'code-cache', versionDir))) {
+  for (const file of readdirSync(join(codeCache, versions[0]))) {
     // NAME-BUILD, as the launcher names them; a partial file means a writer died.
     const match = /^(.+)-([A-Za-z0-9_-]{16})$/.exec(file);
-    if (!match) throw new Error(`train-code-cache: unexpected file ${file}`);
-    caches[match[1]] = join(cacheHome, 'tokencli', 'code-cache', versionDir, file);
+    if (!match)
+      throw new BuildFailure(`training the code caches, the executable left ${file} (a writer that died?)`);
+    caches[match[1]] = join(codeCache, versions[0], file);
   }
   return caches;
 }

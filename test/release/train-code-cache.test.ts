@@ -1,7 +1,8 @@
 /**
  * The code-cache training (scripts/release/train-code-cache.mjs) runs the executable just built:
  * one that fails there ends the build in one line naming the step, how it ended and the last line
- * it said, rather than a stack trace; and its service is stopped either way.
+ * it said, rather than a stack trace; and its service is stopped either way. The real training is
+ * .ci/run's release build, which build-sea.mjs runs in the system's temporary directory.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -102,6 +103,25 @@ test.runIf(posix)(
     );
     expect(garbled.status).toBe(1);
     expect(serviceRuns(garbled.dir)).toBe(false);
+  },
+);
+
+test.runIf(posix)(
+  'an executable that answers but writes no code cache is said in one line, with the likely cause (skipped on Windows: the fake tokencli is a #! sh script)',
+  () => {
+    const run = train(
+      [
+        'case "$1" in',
+        `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
+        '  *) echo fine ;;',
+        'esac',
+      ].join('\n'),
+    );
+    expect(run.stderr).toBe(
+      `build-sea: training the code caches, the executable wrote none under ${join(run.dir, 'training', 'cache')}: may others or their group write a directory above it?\n`,
+    );
+    expect(run.status).toBe(1);
+    expect(serviceRuns(run.dir)).toBe(false);
   },
 );
 
