@@ -89,19 +89,22 @@ run() {
 # does where whatever started this script ignores that signal: to the end, though writing nothing),
 # and the shell's words for that give way to ours. A lower limit the user has is kept (only root
 # may raise one) and named when a download meets it; a shell that cannot set one downloads unbounded.
+# No command here may fail unchecked: dash, and bash 3.2 as sh, keep set -e inside `run`'s command
+# substitution, where a failure would end this subshell without a word, and the install with a
+# reason-less refusal.
 bounded() (
   case $2 in
     KiB) blocks=$(($1 * 2)) ;;
     *) blocks=$(($1 * 2048)) ;;
   esac
   too_large="larger than $1 $2, far more than a release's: refused"
-  now=$(ulimit -f)
+  now=$(ulimit -f 2>/dev/null) || now=
   case $now in
-    unlimited) ulimit -f "$blocks" 2>/dev/null ;;
+    unlimited) ulimit -f "$blocks" 2>/dev/null || true ;;
     "" | *[!0-9]*) ;;
     *)
       if [ "$now" -gt "$blocks" ]; then
-        ulimit -f "$blocks" 2>/dev/null
+        ulimit -f "$blocks" 2>/dev/null || true
       else
         blocks=$now too_large="larger than the limit on a file's size here (ulimit -f $now)"
       fi

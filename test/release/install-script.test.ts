@@ -98,10 +98,12 @@ interface Install {
   leftInTmp: string[];
 }
 
-function install(url: string, env: Record<string, string> = {}): Install {
+/** install.sh run by `sh` (or by the shell and arguments in `command`, such as `['bash', script]`). */
+function install(url: string, env: Record<string, string> = {}, command = ['sh', script]): Install {
   const installDir = join(tempDir('tokencli-install-home-'), 'bin');
   const tmp = tempDir('tokencli-install-tmp-');
-  const result = spawnSync('sh', [script], {
+  const [shell = 'sh', ...args] = command;
+  const result = spawnSync(shell, args, {
     env: cleanEnv({ TOKENCLI_DOWNLOAD_URL: url, TOKENCLI_INSTALL_DIR: installDir, TMPDIR: tmp, ...env }),
     encoding: 'utf8',
     timeout: 60_000,
@@ -786,6 +788,34 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       /cannot download \S+\/SHA256SUMS \(larger than the limit on a file's size here \(ulimit -f 64\)\)$/m,
     );
     expect(await server.streamed()).toHaveLength(1);
+  });
+
+  // Where setting a limit fails (a shell or system that refuses it), the downloads run unbounded
+  // rather than not at all. A function in place of the shell's ulimit stands in for such a shell:
+  // a hard limit would not, as lowering one always works.
+  test('a shell that cannot set ulimit -f downloads unbounded, and installs', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const log = join(tempDir('tokencli-ulimit-'), 'refused');
+    const shell = `ulimit() {
+  if [ "$1" = -f ] && [ $# -gt 1 ]; then
+    echo "$*" >>"$ULIMIT_LOG"
+    echo "ulimit: cannot modify limit: Operation not permitted" >&2
+    return 1
+  fi
+  command ulimit "$@"
+}
+. "$0"`;
+    const unsettable = ['sh', '-c', shell, script];
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ULIMIT_LOG: log }, unsettable);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(run.installDir, 'tokencli')}\n`);
+    expect(run.leftInTmp).toEqual([]);
+    // Both limits were asked for, and refused: 64 KiB and 256 MiB in blocks of 512 bytes.
+    const refused = readFileSync(log, 'utf8').split('\n');
+    expect(refused).toContain('-f 128');
+    expect(refused).toContain('-f 524288');
   });
 
   test('an unknown operating system or processor is refused before anything is downloaded', async () => {
