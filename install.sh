@@ -83,19 +83,31 @@ run() {
 # Runs `download URL FILE` in a subshell where no file can grow past SIZE UNIT (KiB or MiB): a
 # mirror's endless or oversized file, checked only once whole, would otherwise fill the disk first.
 # ulimit -f, as wget has no such limit and curl's --max-filesize believes only a Content-Length
-# before curl 8.4. Its unit is 512 bytes in dash, busybox, zsh, and bash as sh or with --posix; bash
-# run as bash counts 1024, which doubles the limits, still far from a release's files either way. A
-# write past it kills the downloader with SIGXFSZ (wget2 ignores a failed write and reads on, as it
-# does where whatever started this script ignores that signal: to the end, though writing nothing),
-# and the shell's words for that give way to ours. A lower limit the user has is kept (only root
-# may raise one) and named when a download meets it; a shell that cannot set one downloads unbounded.
-# No command here may fail unchecked: dash, and bash 3.2 as sh, keep set -e inside `run`'s command
-# substitution, where a failure would end this subshell without a word, and the install with a
-# reason-less refusal.
+# before curl 8.4. Its unit is measured, not assumed: 512 bytes in dash, busybox, zsh, and bash 4
+# or later as sh or with --posix, but 1024 in bash run as bash and in bash 3.2 even as sh (macOS's
+# /bin/sh), where a limit counted in 512 would double. A write past it kills the downloader with
+# SIGXFSZ (wget2 ignores a failed write and reads on, as it does where whatever started this
+# script ignores that signal: to the end, though writing nothing), and the shell's words for that
+# give way to ours. A lower limit the user has is kept (only root may raise one) and named when a
+# download meets it; a shell that cannot set one downloads unbounded. No command here may fail
+# unchecked: dash, and bash 3.2 as sh, keep set -e inside `run`'s command substitution, where a
+# failure would end this subshell without a word, and the install with a reason-less refusal.
 bounded() (
+  # A writer killed by SIGXFSZ, the downloader or the one below, dumps no core into the current
+  # directory (-c: not POSIX).
+  ulimit -c 0 2>/dev/null || true
+  # The unit: 600 bytes fit under a limit of one block of 1024, not of 512. The shell that waits
+  # for the writer killed by SIGXFSZ may say so (dash, busybox, bash --posix) on its own stderr,
+  # which the braces send away with the rest (the subshell's own 2> would be the writer's alone).
+  unit=512
+  {
+    (ulimit -f 1 && printf '%600s' '' >"$tmp/ulimit-unit") || true
+    if [ $(wc -c <"$tmp/ulimit-unit") -gt 512 ]; then unit=1024; fi
+  } 2>/dev/null
+  rm -f "$tmp/ulimit-unit"
   case $2 in
-    KiB) blocks=$(($1 * 2)) ;;
-    *) blocks=$(($1 * 2048)) ;;
+    KiB) blocks=$(($1 * 1024 / unit)) ;;
+    *) blocks=$(($1 * 1048576 / unit)) ;;
   esac
   too_large="larger than $1 $2, far more than a release's: refused"
   now=$(ulimit -f 2>/dev/null) || now=
@@ -110,11 +122,9 @@ bounded() (
       fi
       ;;
   esac
-  # A downloader killed by SIGXFSZ dumps no core into the current directory (-c: not POSIX).
-  ulimit -c 0 2>/dev/null || true
   download "$3" "$4" 2>"$tmp/download.log" && exit 0
-  # The file reached the limit: that many blocks of 512 bytes (of 1024, where bash counts them so).
-  if [ -f "$4" ] && size=$(wc -c <"$4") && [ $size -ge $((blocks * 512)) ]; then
+  # The file reached the limit: that many blocks of the unit measured.
+  if [ -f "$4" ] && size=$(wc -c <"$4") && [ $size -ge $((blocks * unit)) ]; then
     say "$too_large" >&2
   else
     cat "$tmp/download.log" >&2
