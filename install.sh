@@ -227,7 +227,10 @@ EOF
 # The first directory on the way to DIR (absolute) that others could replace tokencli through, from
 # DIR up to /, in `open`; empty when there is none or ls or id is missing (nothing is said then). A
 # link on the way counts as its owner's, and so do the directories of what it points to, each of
-# them up to / (pwd -P: their names without links), as the system goes through them too.
+# them up to / (pwd -P: their names without links), as the system goes through them too. Not looked
+# at: a link in the middle of what a link points to (bin -> /srv/pub/link/bin, where pub/link is a
+# link), nor the directories that hold it (/srv/pub, where others could replace that link), as
+# pwd -P gives only where the links lead in the end.
 exposed_dir() {
   open=
   me=$(id -u 2>/dev/null) || return 0
