@@ -28,6 +28,24 @@ const serve = serveForFile({ skip: why !== undefined });
 describe.skipIf(why !== undefined)(
   `the executable keeps its native module only where no one else can write${why ? ` (skipped: ${why})` : ''}`,
   () => {
+    /** Runs `body` in an unlocked keyring's session, the store the keychain, with this cache home and TMPDIR. */
+    function keychainSession(
+      body: string,
+      where: { env: NodeJS.ProcessEnv; configDir: string; cacheHome: string; tmp: string },
+    ) {
+      return runSession(
+        { keyring: 'unlocked', body },
+        {
+          ...where.env,
+          ...demoEnv(serve.baseUrl, where.configDir),
+          TOKENCLI_STORE: 'keychain',
+          XDG_CACHE_HOME: where.cacheHome,
+          TMPDIR: where.tmp,
+        },
+        where.configDir,
+      );
+    }
+
     /** `token` and `logout` through the keychain with the cache home `open`ed: what each left. */
     async function keychainRuns(open: (dir: string) => void) {
       if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
@@ -43,17 +61,7 @@ describe.skipIf(why !== undefined)(
         `echo "cache home: $(ls -A '${shared}')"`,
         'echo "left: $(ls -A "$TMPDIR")"',
       ].join('; ');
-      const result = await runSession(
-        { keyring: 'unlocked', body },
-        {
-          ...env,
-          ...demoEnv(serve.baseUrl, configDir),
-          TOKENCLI_STORE: 'keychain',
-          XDG_CACHE_HOME: shared,
-          TMPDIR: tmp,
-        },
-        configDir,
-      );
+      const result = await keychainSession(body, { env, configDir, cacheHome: shared, tmp });
       expect(result.stderr).not.toContain('failed');
       expect(result.stdout).toContain('cache home: \n');
       expect(result.stdout).toContain('left: \n');
@@ -80,17 +88,7 @@ describe.skipIf(why !== undefined)(
         `${CLI_SH} token >/dev/null 2>"$HOME/err" || echo "token failed: $(cat "$HOME/err")" >&2`,
         `echo "native: $(ls '${native}' | tr '\n' ' ')"`,
       ].join('; ');
-      const result = await runSession(
-        { keyring: 'unlocked', body },
-        {
-          ...env,
-          ...demoEnv(serve.baseUrl, configDir),
-          TOKENCLI_STORE: 'keychain',
-          XDG_CACHE_HOME: cacheHome,
-          TMPDIR: tmp,
-        },
-        configDir,
-      );
+      const result = await keychainSession(body, { env, configDir, cacheHome, tmp });
       expect(result.stderr).not.toContain('failed');
       const kept = /native: (.*)\n/.exec(result.stdout)?.[1]?.trim().split(' ');
       expect(kept).toHaveLength(2);

@@ -24,6 +24,11 @@ function train(fakeTokencli: string) {
   const exe = join(dir, 'tokencli');
   writeFileSync(exe, `#!/bin/sh\n${fakeTokencli}\n`);
   chmodSync(exe, 0o755);
+  return trainWith(exe, dir);
+}
+
+/** Trains with `exe`, in `dir`, as build-sea.mjs would. */
+function trainWith(exe: string, dir: string) {
   const script = [
     `import { reportFailures } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/failure.mjs')).href)};`,
     `import { trainCodeCaches } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/train-code-cache.mjs')).href)};`,
@@ -128,13 +133,7 @@ test.runIf(posix)(
 test('an executable that cannot be run is said in one line', () => {
   const dir = tempDir('tokencli-train-test-');
   const missing = join(dir, 'no-such-tokencli');
-  const script = [
-    `import { reportFailures } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/failure.mjs')).href)};`,
-    `import { trainCodeCaches } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/train-code-cache.mjs')).href)};`,
-    "reportFailures('build-sea');",
-    `await trainCodeCaches(${JSON.stringify(missing)}, ${JSON.stringify(join(dir, 'training'))});`,
-  ].join('\n');
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const run = trainWith(missing, dir);
   expect(run.stderr).toBe(`build-sea: the executable cannot be run: spawn ${missing} ENOENT\n`);
   expect(run.status).toBe(1);
 });
