@@ -174,7 +174,8 @@ if (codeCaches) {
     }
     buildExecutable(withCaches);
   } finally {
-    rmSync(training, { recursive: true, force: true });
+    // Retried: on Windows a scanner may still hold a cache file just written.
+    rmSync(training, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 rmSync(assetsDir, { recursive: true, force: true });

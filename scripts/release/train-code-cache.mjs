@@ -77,6 +77,8 @@ function said(stderr) {
 
 export async function trainCodeCaches(exe, dir) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // An earlier training's caches would be taken for this one's.
+  if (readdirSync(dir).length > 0) throw new BuildFailure(`training the code caches, ${dir} is not empty`);
   const configDir = join(dir, 'config');
   const cacheHome = join(dir, 'cache');
   const tmp = join(dir, 'tmp');
@@ -153,7 +155,7 @@ export async function trainCodeCaches(exe, dir) {
   // trustedCacheRoot), e.g. below a directory that others, or its group, may write.
   if (versions.length === 0)
     throw new BuildFailure(
-      `training the code caches, the executable wrote none under ${cacheHome}: may others or their group write a directory above it?`,
+      `training the code caches, the executable wrote none under ${cacheHome}${process.platform === 'win32' ? '' : ': may others or their group write a directory above it?'}`,
     );
   if (versions.length > 1)
     throw new BuildFailure(

@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { removeStaleTempFiles } from '../fs/stale-temp-files.js';
+import { removeStaleTempFiles, STALE_TEMP_MS } from '../fs/stale-temp-files.js';
 import { uniqueSuffix } from '../fs/unique-name.js';
 import { errorLine } from '../text/error-line.js';
 
@@ -152,16 +152,11 @@ export function loadAddon(files: AddonFiles, dlopen: Dlopen = process.dlopen): u
 const TEMP_DIR_PREFIX = 'tokencli-native-';
 
 /**
- * A temporary directory older than this is no run's at work: a run writes and loads its copy
- * within milliseconds (the file store's margin for its temporary files, src/fs/stale-temp-files.ts).
- */
-const LEFT_TEMP_DIR_MS = 60_000;
-
-/**
  * Removes the fallback's temporary directories that earlier runs left in `tmp`: on Windows a loaded
  * DLL's file cannot be deleted, not even at exit, so each such run leaves one, a few megabytes.
  * Only real directories (never a link or junction) named as the fallback names them and older than
- * LEFT_TEMP_DIR_MS; one still in use (its DLL loaded by a run) cannot be removed and stays for a
+ * STALE_TEMP_MS (a run writes and loads its copy within milliseconds: the file store's margin
+ * for its own temporary files serves); one still in use (its DLL loaded by a run) cannot be removed and stays for a
  * later run. Returns the paths removed.
  */
 export function removeLeftTempDirs(tmp: string, now: number = Date.now()): string[] {
@@ -178,7 +173,7 @@ export function removeLeftTempDirs(tmp: string, now: number = Date.now()): strin
     const path = join(tmp, name);
     try {
       const stat = lstatSync(path);
-      if (!stat.isDirectory() || now - stat.mtimeMs < LEFT_TEMP_DIR_MS) continue;
+      if (!stat.isDirectory() || now - stat.mtimeMs < STALE_TEMP_MS) continue;
       rmSync(path, { recursive: true, force: true });
       removed.push(path);
     } catch {

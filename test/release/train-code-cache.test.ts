@@ -5,7 +5,7 @@
  * .ci/run's release build, which build-sea.mjs runs in the system's temporary directory.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
@@ -135,5 +135,13 @@ test('an executable that cannot be run is said in one line', () => {
   const missing = join(dir, 'no-such-tokencli');
   const run = trainWith(missing, dir);
   expect(run.stderr).toBe(`build-sea: the executable cannot be run: spawn ${missing} ENOENT\n`);
+  expect(run.status).toBe(1);
+});
+
+test('a training directory that is not empty is refused: an earlier training’s caches would be taken for this one’s', () => {
+  const dir = tempDir('tokencli-train-test-');
+  mkdirSync(join(dir, 'training', 'cache'), { recursive: true });
+  const run = trainWith(join(dir, 'never-run'), dir);
+  expect(run.stderr).toBe(`build-sea: training the code caches, ${join(dir, 'training')} is not empty\n`);
   expect(run.status).toBe(1);
 });

@@ -9,6 +9,7 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -129,12 +130,11 @@ describe('the executable native addon', () => {
     const tmp = tempDir();
     const now = Date.now();
     const old = (path: string) => utimesSync(path, (now - 120_000) / 1000, (now - 120_000) / 1000);
-    const left = join(tmp, 'tokencli-native-a1B2c3');
-    mkdirSync(left);
+    // Named by node's mkdtemp, as the fallback names them.
+    const left = mkdtempSync(join(tmp, 'tokencli-native-'));
     writeFileSync(join(left, `${hash}.node`), bytes);
     old(left);
-    const fresh = join(tmp, 'tokencli-native-d4E5f6');
-    mkdirSync(fresh);
+    const fresh = mkdtempSync(join(tmp, 'tokencli-native-'));
     const elsewhere = join(tempDir(), 'not-tokencli');
     mkdirSync(elsewhere);
     writeFileSync(join(elsewhere, 'keep.txt'), 'not ours');
@@ -146,10 +146,11 @@ describe('the executable native addon', () => {
     }
     writeFileSync(join(tmp, others[2] ?? ''), 'a file of that name');
     old(join(tmp, others[2] ?? ''));
-    if (posix) symlinkSync(elsewhere, join(tmp, 'tokencli-native-j0K1l2'));
+    // A link, or on Windows a junction (no privilege needed), to an old directory elsewhere.
+    symlinkSync(elsewhere, join(tmp, 'tokencli-native-j0K1l2'), posix ? 'dir' : 'junction');
     expect(removeLeftTempDirs(tmp, now)).toEqual([left]);
     expect(readdirSync(tmp).sort()).toEqual(
-      [fresh, ...others, ...(posix ? ['tokencli-native-j0K1l2'] : [])].map((name) => basename(name)).sort(),
+      [fresh, ...others, 'tokencli-native-j0K1l2'].map((name) => basename(name)).sort(),
     );
     expect(readdirSync(elsewhere)).toEqual(['keep.txt']);
     expect(removeLeftTempDirs(join(tmp, 'missing'), now)).toEqual([]);
