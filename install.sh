@@ -102,7 +102,8 @@ bounded() (
   unit=512
   {
     (ulimit -f 1 && printf '%600s' '' >"$tmp/ulimit-unit") || true
-    if [ $(wc -c <"$tmp/ulimit-unit") -gt 512 ]; then unit=1024; fi
+    size=$(wc -c <"$tmp/ulimit-unit") || size=0
+    if [ $size -gt 512 ]; then unit=1024; fi
   } 2>/dev/null
   rm -f "$tmp/ulimit-unit"
   case $2 in
