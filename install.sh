@@ -13,7 +13,7 @@
 # could replace tokencli once installed (a directory on the way that others may write and is not
 # sticky, or another user's), it says so in a warning on stderr, and the install stands.
 #
-# Settings (environment):
+# What it promises is docs/contract.md §5.2. Settings (environment):
 #   TOKENCLI_VERSION       the release to install (default: the one this script came with)
 #   TOKENCLI_INSTALL_DIR   where `tokencli` goes (default: ~/.local/bin)
 #   TOKENCLI_DOWNLOAD_URL  the base URL of the release's files (default: its GitHub release), for

@@ -7,7 +7,8 @@
  * - the npm tarball (`npm pack`);
  * - SHA256SUMS over every other file, in the format `sha256sum -c` reads.
  *
- * The release workflow runs it on each platform's runner and joins their SHA256SUMS.
+ * The release workflow runs it on each platform's runner and joins their SHA256SUMS; what a
+ * release holds is docs/contract.md §5.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
