@@ -27,8 +27,13 @@ set -eu
 # The release this script belongs to (test/release/install-script.test.ts: package.json's version).
 RELEASED_VERSION=0.1.0
 
+# The refusal, always one line: a value it names (a version, a directory) may hold a line break or
+# an escape sequence, which would make it two lines or rewrite the terminal.
 fail() {
-  printf 'tokencli install: %s\n' "$*" >&2
+  line=$(printf '%s' "$*" | printable | tr '\n' ' ') || line=
+  # Without sed or tr to clean it, the message as it is rather than none.
+  [ -n "$line" ] || line=$*
+  printf 'tokencli install: %s\n' "$line" >&2
   exit 1
 }
 

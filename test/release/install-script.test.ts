@@ -857,6 +857,14 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
   });
 
+  test('a refusal that names a value with a line break or an escape sequence is still one plain line', () => {
+    const run = install('http://127.0.0.1:9', { TOKENCLI_VERSION: '1\n2\x1b]0;owned\x07\x1b[31m' });
+    expect(run.stderr).toBe(
+      "tokencli install: TOKENCLI_VERSION must be an exact version such as 0.1.0, not '1 2'\n",
+    );
+    expect(run.status).toBe(1);
+  });
+
   test.each([
     [
       'plain http to another machine',
