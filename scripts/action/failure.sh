@@ -7,8 +7,9 @@ trap '[ -z "$held_stderr" ] || rm -f "$held_stderr"' EXIT
 
 # Runs COMMAND with its stdout kept in the variable named OUTPUT and its stderr held in a file
 # under RUNNER_TEMP, logged once the command has ended. On failure it annotates WHAT with the line
-# that says why (failure_reason) and exits with the command's status. (The annotation goes to this
-# step's stdout, which a $(...) would swallow.)
+# that says why (failure_reason), and with `failure_context` when the step set one, and exits with
+# the command's status. (The annotation goes to this step's stdout, which a $(...) would swallow.)
+failure_context=""
 run_or_annotate() {
   local what=$1 output=$2 out status=0
   shift 2
@@ -19,7 +20,7 @@ run_or_annotate() {
   if [ "$status" -ne 0 ]; then
     local reason
     reason=$(failure_reason "$held_stderr")
-    error_annotation "$what failed (exit $status)${reason:+: $reason}"
+    error_annotation "$what failed (exit $status)${reason:+: $reason}${failure_context:+; $failure_context}"
     exit "$status"
   fi
   rm -f "$held_stderr"

@@ -15,6 +15,20 @@ if [ -n "$TOKENCLI_ACTION_PROFILE" ]; then export TOKENCLI_PROFILE="$TOKENCLI_AC
 # not have its output run as shell code. Without colour, so that the error annotation of a
 # failure is plain text.
 export NO_COLOR=1
+# A secret or variable the workflow does not have, as in a pull request from a fork, which gets no
+# secrets, reaches this step as an empty input; tokencli can only say what it lacks in its own
+# words, so a failure also names the inputs that were empty (each TOKENCLI_X is the input x).
+empty=""
+for variable in TOKENCLI_BASE_URL TOKENCLI_CLIENT_ID TOKENCLI_CLIENT_SECRET TOKENCLI_EMAIL TOKENCLI_PASSWORD; do
+  if [ -z "${!variable:-}" ]; then
+    # (tr, not ${x,,}: the bash of a self-hosted macOS runner may be 3.2.)
+    input=$(printf '%s' "${variable#TOKENCLI_}" | tr 'A-Z_' 'a-z-')
+    empty="$empty${empty:+, }$input"
+  fi
+done
+if [ -n "$empty" ]; then
+  failure_context="empty inputs: $empty (a secret or variable that is not set, or a pull request from a fork, which gets no secrets)"
+fi
 run_or_annotate "tokencli token" assignments \
   "$TOKENCLI_BIN" token --format env --min-ttl "$TOKENCLI_ACTION_MIN_TTL" </dev/null
 value="'([^'[:space:][:cntrl:]]+)'"

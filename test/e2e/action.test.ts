@@ -153,7 +153,9 @@ function runAction(
   const inputs: Record<string, string> = {};
   for (const [name, input] of Object.entries(action.inputs)) {
     const value = given[name] ?? input.default;
-    if (input.required && !value) throw new Error(`input ${name} is required`);
+    // A test must give each required input; given empty it stays so, as a secret that is not set
+    // reaches an action (the runner enforces no `required`).
+    if (input.required && value === undefined) throw new Error(`input ${name} is required`);
     inputs[name] = value ?? '';
   }
   // A RUNNER_TEMP given is an earlier run's: the same job using the action again.
@@ -312,6 +314,18 @@ describe.skipIf(process.platform === 'win32')(
       expect(run.outputs.token).toEqual({});
       expect(run.githubEnv).toEqual({});
       expect(run.log).not.toContain('wrong-password');
+    });
+
+    test('empty inputs (a secret not set, a pull request from a fork) are named in the failure’s annotation', () => {
+      const run = runAction(action, workflowInputs({ 'client-secret': '', password: '' }), runnerEnv());
+      expect(run.status).toBe(2);
+      expect(run.log).toMatch(
+        /^::error::tokencli token failed \(exit 2\): no client secret[^\n]*; empty inputs: client-secret, password \(a secret or variable that is not set, or a pull request from a fork, which gets no secrets\)$/m,
+      );
+      // Said only when the step fails: a profile may hold what an input leaves out.
+      const refused = runAction(action, workflowInputs({ password: 'wrong-password' }), runnerEnv());
+      expect(refused.status).toBe(3);
+      expect(refused.log).not.toContain('empty inputs');
     });
 
     test.runIf(existsSync(releaseArchive))(
