@@ -155,9 +155,9 @@ const TEMP_DIR_PREFIX = 'tokencli-native-';
  * Removes the fallback's temporary directories that earlier runs left in `tmp`: on Windows a loaded
  * DLL's file cannot be deleted, not even at exit, so each such run leaves one, a few megabytes.
  * Only real directories (never a link or junction) named as the fallback names them and older than
- * STALE_TEMP_MS (a run writes and loads its copy within milliseconds: the file store's margin
- * for its own temporary files serves); one still in use (its DLL loaded by a run) cannot be removed and stays for a
- * later run. Returns the paths removed.
+ * STALE_TEMP_MS (a run writes and loads its copy within milliseconds: the file store's margin for
+ * its own temporary files serves); one still in use (its DLL loaded by a run) cannot be removed
+ * and stays for a later run. Returns the paths removed.
  */
 export function removeLeftTempDirs(tmp: string, now: number = Date.now()): string[] {
   const removed: string[] = [];
