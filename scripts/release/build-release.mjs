@@ -23,6 +23,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reportFailures } from './failure.mjs';
 import { archiveName, npmCommand, tarCommand } from './platform.mjs';
@@ -66,8 +67,9 @@ try {
     stdio: ['ignore', 'pipe', 'inherit'],
   }).trim();
 } catch (error) {
-  // build-sea said why on its stderr, which is this one's.
-  process.exit(error.status ?? 1);
+  // build-sea said why on its stderr, which is this one's; one a signal ended (interruptible.mjs)
+  // ends this one as the shell would say it, 128 + n.
+  process.exit(error.status ?? (error.signal ? 128 + constants.signals[error.signal] : 1));
 }
 
 // The archive holds its files at its top, so `tar -xzf … tokencli` takes the executable alone.

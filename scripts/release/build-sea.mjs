@@ -18,14 +18,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { BuildFailure, reportFailures } from './failure.mjs';
 import { seaNode } from './node26.mjs';
-import { trainCodeCaches } from './train-code-cache.mjs';
+import { withTrainedCodeCaches } from './train-code-cache.mjs';
 
 reportFailures('build-sea');
 
@@ -156,9 +155,7 @@ if (codeCaches) {
   // Built twice: the first executable runs the light answers to make the code caches the second
   // one carries (train-code-cache.mjs says why).
   // In the system's temporary directory, not the checkout's (train-code-cache.mjs says why).
-  const training = mkdtempSync(join(tmpdir(), 'tokencli-training-'));
-  try {
-    const caches = await trainCodeCaches(exe, training);
+  await withTrainedCodeCaches(exe, (caches) => {
     for (const name of Object.keys(assets).filter((n) => n.endsWith('.cjs'))) {
       const bundle = name.slice(0, -'.cjs'.length);
       // Every light answer and the full CLI must have been run; sea-imports only if a run needed it,
@@ -173,10 +170,7 @@ if (codeCaches) {
       withCaches[`${bundle}.code-cache`] = path;
     }
     buildExecutable(withCaches);
-  } finally {
-    // Retried: on Windows a scanner may still hold a cache file just written.
-    rmSync(training, { recursive: true, force: true, maxRetries: 5 });
-  }
+  });
 }
 rmSync(assetsDir, { recursive: true, force: true });
 rmSync(join(out, 'node'), { force: true });

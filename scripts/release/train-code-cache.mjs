@@ -13,22 +13,46 @@
  * its group may write (umask 002) is not. They are made by the very node and V8 flags the executable runs
  * with, which V8 checks before it accepts one.
  *
- * trainCodeCaches(exe, dir) returns { NAME: path } for each bundle the runs cached.
+ * trainCodeCaches(exe, dir) returns { NAME: path } for each bundle the runs cached;
+ * withTrainedCodeCaches(exe, use) trains in such a directory of its own and hands them to `use`.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BuildFailure } from './failure.mjs';
+import { interruptible } from './interruptible.mjs';
 import { withoutProxies } from './own-service-env.mjs';
+import { makeTrainingDir } from './training-dir.mjs';
+
+/**
+ * Trains in a fresh directory under the system's temporary directory (training-dir.mjs) and
+ * returns what `use(caches)` returns; the directory is removed once `use` is done with the
+ * caches, also when a signal interrupts the build, which then ends by it (interruptible.mjs).
+ */
+export function withTrainedCodeCaches(exe, use) {
+  return interruptible(async (signal) => {
+    const dir = makeTrainingDir();
+    try {
+      return await use(await trainCodeCaches(exe, dir, { signal }));
+    } finally {
+      // Retried: on Windows a scanner may still hold a cache file just written.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    }
+  });
+}
 
 /**
  * `tokencli serve` from the executable; resolves with the child and its base URL once it listens.
  * One that cannot start, ends first or prints no address is a BuildFailure: the executable just
  * built does not work, which the builder is told in one line with what it said.
  */
-function serve(exe, env) {
+function serve(exe, env, signal) {
   const child = spawn(exe, ['serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Interrupted while it starts: stopped, which ends the wait below.
+  const stop = () => child.kill();
+  signal?.addEventListener('abort', stop, { once: true });
+  child.once('exit', () => signal?.removeEventListener('abort', stop));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk) => {
     stderr += chunk;
@@ -38,8 +62,8 @@ function serve(exe, env) {
       reject(new BuildFailure(`the executable cannot be run: ${error.message}`)),
     );
     // 'close', not 'exit': its stderr is then read to the end.
-    child.once('close', (code, signal) =>
-      reject(new BuildFailure(`\`tokencli serve\` ${ended(code, signal)} before listening${said(stderr)}`)),
+    child.once('close', (code, killedBy) =>
+      reject(new BuildFailure(`\`tokencli serve\` ${ended(code, killedBy)} before listening${said(stderr)}`)),
     );
     createInterface({ input: child.stdout }).once('line', (line) => {
       child.removeAllListeners('close');
@@ -75,7 +99,11 @@ function said(stderr) {
   return last ? `: ${last}` : '';
 }
 
-export async function trainCodeCaches(exe, dir) {
+/**
+ * `signal` (optional) interrupts the training between its runs: the service is stopped and waited
+ * for, so that nothing writes into `dir` once this has settled.
+ */
+export async function trainCodeCaches(exe, dir, { signal } = {}) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // An earlier training's caches would be taken for this one's.
   if (readdirSync(dir).length > 0) throw new BuildFailure(`training the code caches, ${dir} is not empty`);
@@ -99,9 +127,12 @@ export async function trainCodeCaches(exe, dir) {
     TEMP: tmp,
     NO_COLOR: '1',
   };
-  const service = await serve(exe, env);
+  signal?.throwIfAborted();
+  const service = await serve(exe, env, signal);
   // A run that fails is the executable's failure, said in one line (failure.mjs).
   const run = (args, extra = {}) => {
+    // Each run is synchronous: an interruption is seen between them.
+    signal?.throwIfAborted();
     try {
       return execFileSync(exe, args, {
         env: { ...env, ...extra },

@@ -4,8 +4,9 @@
  * it said, rather than a stack trace; and its service is stopped either way. The real training is
  * .ci/run's release build, which build-sea.mjs runs in the system's temporary directory.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
@@ -41,6 +42,61 @@ function trainWith(exe: string, dir: string) {
     timeout: 20_000,
   });
   return { ...run, dir };
+}
+
+/**
+ * Runs `withTrainedCodeCaches` as build-sea.mjs does, with `fakeTokencli` as the executable and
+ * the system's temporary directory at `<dir>/tmp`, in a process of its own started (not waited
+ * for) in a process group of its own, as a shell's job is.
+ */
+function startBuild(
+  fakeTokencli: string,
+  {
+    plant = () => {},
+    use = "() => console.log('trained')",
+  }: { plant?: (tmp: string) => void; use?: string } = {},
+) {
+  const dir = tempDir('tokencli-train-test-');
+  const exe = join(dir, 'tokencli');
+  writeFileSync(exe, `#!/bin/sh\n${fakeTokencli}\n`);
+  chmodSync(exe, 0o755);
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  plant(tmp);
+  const script = [
+    `import { reportFailures } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/failure.mjs')).href)};`,
+    `import { withTrainedCodeCaches } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/train-code-cache.mjs')).href)};`,
+    "reportFailures('build-sea');",
+    `await withTrainedCodeCaches(${JSON.stringify(exe)}, ${use});`,
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    env: { ...process.env, FAKE_DIR: dir, TMPDIR: tmp },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const ended = once(child, 'close').then(([code, signal]) => ({ code, signal, stdout, stderr }));
+  return { child, dir, tmp, ended };
+}
+
+/** Resolves once `path` exists (a fake tokencli's mark that a step has begun). */
+async function appears(path: string): Promise<void> {
+  for (let waited = 0; !existsSync(path); waited += 20) {
+    if (waited > 15_000) throw new Error(`${path} never appeared`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The training directories left in `tmp`. */
+function trainingDirs(tmp: string): string[] {
+  return readdirSync(tmp).filter((name) => name.startsWith('tokencli-training-'));
 }
 
 /** Whether the process whose id the fake service wrote to `dir`/serve.pid still runs. */
@@ -145,3 +201,91 @@ test('a training directory that is not empty is refused: an earlier training’s
   expect(run.stderr).toBe(`build-sea: training the code caches, ${join(dir, 'training')} is not empty\n`);
   expect(run.status).toBe(1);
 });
+
+/** A fake tokencli whose service runs and whose `--version` marks that it began, then takes a while. */
+const slowVersion = [
+  'case "$1" in',
+  `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
+  '  --version) touch "$FAKE_DIR/version-began"; sleep 1; echo 0.1.0 ;;',
+  '  *) echo fine ;;',
+  'esac',
+].join('\n');
+
+test.runIf(posix)(
+  'a build interrupted while it trains (SIGTERM to the builder alone, as a cancelled job) stops the service, removes its training directory and ends by that signal (skipped on Windows: POSIX signals and a #! sh script)',
+  async () => {
+    const build = startBuild(slowVersion);
+    await appears(join(build.dir, 'version-began'));
+    expect(trainingDirs(build.tmp)).toHaveLength(1);
+    build.child.kill('SIGTERM');
+    const ended = await build.ended;
+    expect(ended).toMatchObject({ code: null, signal: 'SIGTERM', stdout: '', stderr: '' });
+    expect(trainingDirs(build.tmp)).toEqual([]);
+    expect(serviceRuns(build.dir)).toBe(false);
+  },
+);
+
+test.runIf(posix)(
+  'a build interrupted by Ctrl-C (SIGINT to its whole process group, the training runs too) cleans up the same and ends by SIGINT, with no failure said (skipped on Windows: POSIX signals and a #! sh script)',
+  async () => {
+    const build = startBuild(slowVersion);
+    await appears(join(build.dir, 'version-began'));
+    process.kill(-(build.child.pid as number), 'SIGINT');
+    const ended = await build.ended;
+    expect(ended).toMatchObject({ code: null, signal: 'SIGINT', stdout: '', stderr: '' });
+    expect(trainingDirs(build.tmp)).toEqual([]);
+    expect(serviceRuns(build.dir)).toBe(false);
+  },
+);
+
+test.runIf(posix)(
+  'a build interrupted by Ctrl-C after the training, while it builds again with the caches, cleans up the same and ends by SIGINT (skipped on Windows: POSIX signals and a #! sh script)',
+  async () => {
+    // What build-sea.mjs does with the caches: node --build-sea, a synchronous child.
+    const use = `async () => {
+      const { execFileSync } = await import('node:child_process');
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(process.env.FAKE_DIR + '/use-began', '');
+      execFileSync('sleep', ['5']);
+    }`;
+    // A training that succeeds: each run writes a code cache where the launcher would.
+    const training = [
+      'case "$1" in',
+      `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
+      '  *) mkdir -p "$XDG_CACHE_HOME/tokencli/code-cache/v26" && : > "$XDG_CACHE_HOME/tokencli/code-cache/v26/light-token-AbCdEfGhIjKlMnOp" ;;',
+      'esac',
+    ].join('\n');
+    const build = startBuild(training, { use });
+    await appears(join(build.dir, 'use-began'));
+    process.kill(-(build.child.pid as number), 'SIGINT');
+    const ended = await build.ended;
+    expect(ended).toMatchObject({ code: null, signal: 'SIGINT', stdout: '', stderr: '' });
+    expect(trainingDirs(build.tmp)).toEqual([]);
+    expect(serviceRuns(build.dir)).toBe(false);
+  },
+);
+
+test.runIf(posix)(
+  'a build removes the training directories of builds that no longer run, and keeps those of builds that do (skipped on Windows: the fake tokencli is a #! sh script)',
+  async () => {
+    // A build that has ended, one that runs (this test's process), one from before the names held
+    // an id.
+    const endedBuild = spawnSync('true').pid;
+    const planted = [`${endedBuild}-AbC123`, `${process.pid}-DeF456`, 'GhI789'];
+    const build = startBuild('echo "error: cannot listen" >&2; exit 2', {
+      plant: (tmp) => {
+        for (const name of planted)
+          mkdirSync(join(tmp, `tokencli-training-${name}`, 'cache'), { recursive: true });
+      },
+    });
+    const result = await build.ended;
+    expect(result.stderr).toBe(
+      'build-sea: `tokencli serve` exited with 2 before listening: error: cannot listen\n',
+    );
+    expect(result.code).toBe(1);
+    // Its own is gone too: the build failed and cleaned up.
+    expect(trainingDirs(build.tmp).sort()).toEqual(
+      [`tokencli-training-${process.pid}-DeF456`, 'tokencli-training-GhI789'].sort(),
+    );
+  },
+);
