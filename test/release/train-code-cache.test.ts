@@ -99,6 +99,26 @@ function trainingDirs(tmp: string): string[] {
   return readdirSync(tmp).filter((name) => name.startsWith('tokencli-training-'));
 }
 
+/**
+ * Once `mark` appears, sends `signal` to the build (to its whole process group for Ctrl-C, the
+ * training's runs included), and checks that the build ended by it having said nothing, with its
+ * training directory removed and its service stopped.
+ */
+async function interrupt(
+  build: ReturnType<typeof startBuild>,
+  mark: string,
+  signal: 'SIGINT' | 'SIGTERM',
+  { group }: { group: boolean },
+) {
+  await appears(join(build.dir, mark));
+  expect(trainingDirs(build.tmp)).toHaveLength(1);
+  const pid = build.child.pid as number;
+  process.kill(group ? -pid : pid, signal);
+  expect(await build.ended).toMatchObject({ code: null, signal, stdout: '', stderr: '' });
+  expect(trainingDirs(build.tmp)).toEqual([]);
+  expect(serviceRuns(build.dir)).toBe(false);
+}
+
 /** Whether the process whose id the fake service wrote to `dir`/serve.pid still runs. */
 function serviceRuns(dir: string): boolean {
   const pidFile = join(dir, 'serve.pid');
@@ -214,27 +234,14 @@ const slowVersion = [
 test.runIf(posix)(
   'a build interrupted while it trains (SIGTERM to the builder alone, as a cancelled job) stops the service, removes its training directory and ends by that signal (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
-    const build = startBuild(slowVersion);
-    await appears(join(build.dir, 'version-began'));
-    expect(trainingDirs(build.tmp)).toHaveLength(1);
-    build.child.kill('SIGTERM');
-    const ended = await build.ended;
-    expect(ended).toMatchObject({ code: null, signal: 'SIGTERM', stdout: '', stderr: '' });
-    expect(trainingDirs(build.tmp)).toEqual([]);
-    expect(serviceRuns(build.dir)).toBe(false);
+    await interrupt(startBuild(slowVersion), 'version-began', 'SIGTERM', { group: false });
   },
 );
 
 test.runIf(posix)(
   'a build interrupted by Ctrl-C (SIGINT to its whole process group, the training runs too) cleans up the same and ends by SIGINT, with no failure said (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
-    const build = startBuild(slowVersion);
-    await appears(join(build.dir, 'version-began'));
-    process.kill(-(build.child.pid as number), 'SIGINT');
-    const ended = await build.ended;
-    expect(ended).toMatchObject({ code: null, signal: 'SIGINT', stdout: '', stderr: '' });
-    expect(trainingDirs(build.tmp)).toEqual([]);
-    expect(serviceRuns(build.dir)).toBe(false);
+    await interrupt(startBuild(slowVersion), 'version-began', 'SIGINT', { group: true });
   },
 );
 
@@ -255,13 +262,7 @@ test.runIf(posix)(
       '  *) mkdir -p "$XDG_CACHE_HOME/tokencli/code-cache/v26" && : > "$XDG_CACHE_HOME/tokencli/code-cache/v26/light-token-AbCdEfGhIjKlMnOp" ;;',
       'esac',
     ].join('\n');
-    const build = startBuild(training, { use });
-    await appears(join(build.dir, 'use-began'));
-    process.kill(-(build.child.pid as number), 'SIGINT');
-    const ended = await build.ended;
-    expect(ended).toMatchObject({ code: null, signal: 'SIGINT', stdout: '', stderr: '' });
-    expect(trainingDirs(build.tmp)).toEqual([]);
-    expect(serviceRuns(build.dir)).toBe(false);
+    await interrupt(startBuild(training, { use }), 'use-began', 'SIGINT', { group: true });
   },
 );
 
