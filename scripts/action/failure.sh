@@ -7,9 +7,14 @@ trap '[ -z "$held_stderr" ] || rm -f "$held_stderr"' EXIT
 
 # Runs COMMAND with its stdout kept in the variable named OUTPUT and its stderr held in a file
 # under RUNNER_TEMP, logged once the command has ended. On failure it annotates WHAT with the line
-# that says why (failure_reason), and with `failure_context` when the step set one, and exits with
-# the command's status. (The annotation goes to this step's stdout, which a $(...) would swallow.)
+# that says why (failure_reason, in the inputs' names: failure_inputs), and with `failure_context`
+# when the step set one, and exits with the command's status. (The annotation goes to this step's
+# stdout, which a $(...) would swallow.)
 failure_context=""
+# VARIABLE=input pairs, space-separated: the environment variables through which the step hands
+# inputs to a command, which the command's own words name (install.sh's TOKENCLI_DOWNLOAD_URL),
+# where the workflow's author knows only the input (download-url).
+failure_inputs=""
 run_or_annotate() {
   local what=$1 output=$2 out status=0
   shift 2
@@ -20,6 +25,10 @@ run_or_annotate() {
   if [ "$status" -ne 0 ]; then
     local reason
     reason=$(failure_reason "$held_stderr")
+    local pair
+    for pair in $failure_inputs; do
+      reason=${reason//"${pair%%=*}"/"the input ${pair#*=}"}
+    done
     error_annotation "$what failed (exit $status)${reason:+: $reason}${failure_context:+; $failure_context}"
     exit "$status"
   fi

@@ -57,6 +57,7 @@ else
       else
         [ -n "${TOKENCLI_DOWNLOAD_URL:-}" ] || unset TOKENCLI_DOWNLOAD_URL
         export TOKENCLI_INSTALL_DIR="$prefix/bin"
+        failure_inputs="TOKENCLI_VERSION=version TOKENCLI_DOWNLOAD_URL=download-url"
         run_or_annotate "installing tokencli $TOKENCLI_VERSION" installed sh "$(dirname "$0")/../../install.sh"
         # Its first line says what was installed where; the PATH advice after it is for a shell,
         # and the action runs tokencli by its path.

@@ -552,16 +552,36 @@ describe.skipIf(process.platform === 'win32')(
       );
     });
 
-    test('a download-url over plain http to another machine is refused, annotated, before any download', () => {
+    test('a download-url over plain http to another machine is refused, annotated in the inputs’ names, before any download', () => {
       const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': 'http://192.0.2.1:8080/mirror' });
       const run = runAction(action, inputs, runnerEnv());
       expect(run.status, run.log).toBe(1);
+      // install.sh's own line in the log; the annotation, which the workflow's author reads first,
+      // names the input they set.
+      expect(run.log).toMatch(
+        /^tokencli install: TOKENCLI_DOWNLOAD_URL: plain http:\/\/ is refused for a host other than this machine/m,
+      );
       expect(run.log).toMatch(
         new RegExp(
-          `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: TOKENCLI_DOWNLOAD_URL: plain http:// is refused for a host other than this machine`,
+          `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: the input download-url: plain http:// is refused for a host other than this machine`,
           'm',
         ),
       );
+      expect(run.log).not.toMatch(/^::error::.*TOKENCLI_/m);
+    });
+
+    test('a version the download-url holds no release of is annotated in the inputs’ names', async () => {
+      const server = await serveRelease(fakeRelease('9.8.7').dir);
+      try {
+        const inputs = workflowInputs({ 'tokencli-path': '', 'download-url': server.url, version: '9.8.6' });
+        const run = runAction(action, inputs, runnerEnv());
+        expect(run.status, run.log).toBe(1);
+        expect(run.log).toMatch(
+          /^::error::installing tokencli 9\.8\.6 failed \(exit 1\): tokencli install: .* set the input download-url and the input version to the same release; nothing installed$/m,
+        );
+      } finally {
+        await server.close();
+      }
     });
 
     test('used again in the same job, the release installed before is not downloaded again', async () => {
