@@ -23,6 +23,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { BuildFailure, reportFailures } from './failure.mjs';
+import { runChild } from './interruptible.mjs';
 import { seaNode } from './node26.mjs';
 import { withTrainedCodeCaches } from './train-code-cache.mjs';
 
@@ -125,8 +126,8 @@ const node = strippedNode(seaNode());
 // TOKENCLI_SEA_CODE_CACHE=0 builds without any code cache of the executable's own, to measure them.
 const codeCaches = process.env.TOKENCLI_SEA_CODE_CACHE !== '0';
 
-/** Writes the executable with these assets. */
-function buildExecutable(withAssets) {
+/** Writes the executable with these assets; `signal` (interruptible.mjs) stops it. */
+async function buildExecutable(withAssets, signal) {
   const config = {
     main: join(root, 'bin', 'tokencli.js'),
     mainFormat: 'commonjs',
@@ -144,18 +145,18 @@ function buildExecutable(withAssets) {
   };
   const configPath = join(out, 'sea-config.json');
   writeFileSync(configPath, JSON.stringify(config, null, 2));
-  execFileSync(node, ['--build-sea', configPath], { stdio: ['ignore', 'ignore', 'inherit'] });
+  await runChild(node, ['--build-sea', configPath], { stdio: ['ignore', 'ignore', 'inherit'], signal });
   // macOS runs no binary whose signature does not match it, and the blob broke node's: signed anew
   // (ad hoc; a Developer ID signature and notarization would be the release's next step).
-  if (process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', '--force', exe]);
+  if (process.platform === 'darwin') await runChild('codesign', ['--sign', '-', '--force', exe], { signal });
 }
 
-buildExecutable(assets);
+await buildExecutable(assets);
 if (codeCaches) {
   // Built twice: the first executable runs the light answers to make the code caches the second
   // one carries (train-code-cache.mjs says why).
   // In the system's temporary directory, not the checkout's (train-code-cache.mjs says why).
-  await withTrainedCodeCaches(exe, (caches) => {
+  await withTrainedCodeCaches(exe, async (caches, signal) => {
     for (const name of Object.keys(assets).filter((n) => n.endsWith('.cjs'))) {
       const bundle = name.slice(0, -'.cjs'.length);
       // Every light answer and the full CLI must have been run; sea-imports only if a run needed it,
@@ -169,7 +170,7 @@ if (codeCaches) {
         throw new Error(`build-sea: a code cache of ${bundle}, which is no bundle`);
       withCaches[`${bundle}.code-cache`] = path;
     }
-    buildExecutable(withCaches);
+    await buildExecutable(withCaches, signal);
   });
 }
 rmSync(assetsDir, { recursive: true, force: true });

@@ -16,25 +16,26 @@
  * trainCodeCaches(exe, dir) returns { NAME: path } for each bundle the runs cached;
  * withTrainedCodeCaches(exe, use) trains in such a directory of its own and hands them to `use`.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BuildFailure } from './failure.mjs';
-import { interruptible } from './interruptible.mjs';
+import { interruptible, runChild } from './interruptible.mjs';
 import { withoutProxies } from './own-service-env.mjs';
 import { makeTrainingDir } from './training-dir.mjs';
 
 /**
  * Trains in a fresh directory under the system's temporary directory (training-dir.mjs) and
- * returns what `use(caches)` returns; the directory is removed once `use` is done with the
- * caches, also when a signal interrupts the build, which then ends by it (interruptible.mjs).
+ * returns what `use(caches, signal)` returns; the directory is removed once `use` is done with
+ * the caches, also when a signal interrupts the build, which then ends by it (interruptible.mjs:
+ * `use` gives `signal` to what it runs, with runChild).
  */
 export function withTrainedCodeCaches(exe, use) {
   return interruptible(async (signal) => {
     const dir = makeTrainingDir();
     try {
-      return await use(await trainCodeCaches(exe, dir, { signal }));
+      return await use(await trainCodeCaches(exe, dir, { signal }), signal);
     } finally {
       // Retried: on Windows a scanner may still hold a cache file just written.
       rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
@@ -88,6 +89,29 @@ function serve(exe, env, signal) {
   });
 }
 
+/**
+ * Stops the service and waits for it to exit: Windows cannot rewrite an executable that still
+ * runs (the build's next step), and nothing may write into the training directory once it is
+ * removed. One that outlives SIGTERM by a few seconds is killed.
+ */
+async function stopService(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, SERVICE_STOP_MS, 'late');
+  });
+  if ((await Promise.race([exited, late])) === 'late') {
+    child.kill('SIGKILL');
+    await exited;
+  }
+  clearTimeout(timer);
+}
+
+/** How long the service has to exit on SIGTERM. */
+const SERVICE_STOP_MS = 5_000;
+
 /** How a run ended: "exited with 3", "was killed by SIGSEGV". */
 function ended(code, signal) {
   return signal ? `was killed by ${signal}` : `exited with ${code}`;
@@ -100,8 +124,8 @@ function said(stderr) {
 }
 
 /**
- * `signal` (optional) interrupts the training between its runs: the service is stopped and waited
- * for, so that nothing writes into `dir` once this has settled.
+ * `signal` (optional) interrupts the training: the run under way and the service are stopped
+ * and waited for, so that nothing writes into `dir` once this has settled.
  */
 export async function trainCodeCaches(exe, dir, { signal } = {}) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -127,19 +151,14 @@ export async function trainCodeCaches(exe, dir, { signal } = {}) {
     TEMP: tmp,
     NO_COLOR: '1',
   };
-  signal?.throwIfAborted();
   const service = await serve(exe, env, signal);
-  // A run that fails is the executable's failure, said in one line (failure.mjs).
-  const run = (args, extra = {}) => {
-    // Each run is synchronous: an interruption is seen between them.
-    signal?.throwIfAborted();
+  // A run that fails is the executable's failure, said in one line (failure.mjs). Run without
+  // blocking node's event loop (runChild): an interruption stops the run under way.
+  const run = async (args, extra = {}) => {
     try {
-      return execFileSync(exe, args, {
-        env: { ...env, ...extra },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        encoding: 'utf8',
-      });
+      return (await runChild(exe, args, { env: { ...env, ...extra }, signal })).stdout;
     } catch (error) {
+      if (signal?.aborted) throw error;
       const how =
         typeof error.status === 'number' || error.signal
           ? ended(error.status, error.signal)
@@ -157,28 +176,22 @@ export async function trainCodeCaches(exe, dir, { signal } = {}) {
       { mode: 0o600 },
     );
     const profile = { TOKENCLI_PROFILE: 'ci' };
-    run(['--version']);
+    await run(['--version']);
     // The full CLI and the packages it imports: a token obtained with the client-credentials grant.
-    run(['token'], {
+    await run(['token'], {
       ...profile,
       TOKENCLI_CLIENT_SECRET: 'demo-secret',
       TOKENCLI_EMAIL: 'demo@example.com',
       TOKENCLI_PASSWORD: 'demo-password',
     });
     // Each light answer, from that cached token.
-    run(['token'], profile);
-    run(['status'], profile);
-    run(['profile', 'list']);
-    run(['info'], profile);
-    run(['exec', '--', exe, '--version'], profile);
+    await run(['token'], profile);
+    await run(['status'], profile);
+    await run(['profile', 'list']);
+    await run(['info'], profile);
+    await run(['exec', '--', exe, '--version'], profile);
   } finally {
-    // Waited for: Windows cannot rewrite an executable that still runs (the build's next step).
-    const { child } = service;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill();
-      await exited;
-    }
+    await stopService(service.child);
   }
   const codeCache = join(cacheHome, 'tokencli', 'code-cache');
   const versions = existsSync(codeCache) ? readdirSync(codeCache) : [];

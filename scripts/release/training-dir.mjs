@@ -1,8 +1,8 @@
 /**
  * Where the code-cache training runs (train-code-cache.mjs): a fresh private directory under the
  * system's temporary directory, named by the building process's id, so that a build that could
- * not clean up after itself (SIGKILL, a power cut) has its directory removed by the next one,
- * and a build still running beside it keeps its own.
+ * not clean up after itself (SIGKILL, a power cut, a second Ctrl-C) has its directory removed by
+ * a later one.
  */
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,18 +10,26 @@ import { join } from 'node:path';
 
 const PREFIX = 'tokencli-training-';
 
-/** A new training directory, after removing those of builds that no longer run. */
+/**
+ * How old a training directory must be to be taken for a leftover. A build's process may run
+ * unseen (a container with a process namespace of its own that shares /tmp), so that no process
+ * of its id here proves nothing; but a whole build takes under a minute.
+ */
+const LEFT_AFTER_MS = 60 * 60 * 1000;
+
+/** A new training directory, after removing those that earlier builds left. */
 export function makeTrainingDir(parent = tmpdir()) {
   removeLeftTrainingDirs(parent);
   return mkdtempSync(join(parent, `${PREFIX}${process.pid}-`));
 }
 
 /**
- * Removes this user's training directories whose build's process has ended. Another user's, or
- * one whose process still runs (or whose id a new process took since), are left: at worst a
+ * Removes this user's training directories made over an hour ago whose build no longer runs here
+ * (or, from before the names held the id, whatever their build). Another user's, a newer one, or
+ * one whose process id is taken (by its build, or a new process since) are left: at worst a
  * directory waits for a later build.
  */
-export function removeLeftTrainingDirs(parent) {
+export function removeLeftTrainingDirs(parent, now = Date.now()) {
   let names;
   try {
     names = readdirSync(parent);
@@ -29,12 +37,15 @@ export function removeLeftTrainingDirs(parent) {
     return;
   }
   for (const name of names) {
+    if (!name.startsWith(PREFIX)) continue;
     const pid = builderOf(name);
-    if (pid === undefined || pid === process.pid || runs(pid)) continue;
+    if (pid === process.pid || (pid !== undefined && runs(pid))) continue;
     const path = join(parent, name);
     try {
       const stats = lstatSync(path);
       if (!stats.isDirectory() || (process.getuid && stats.uid !== process.getuid())) continue;
+      // Its time of change: set when the training made its three directories, and not since.
+      if (now - stats.mtimeMs < LEFT_AFTER_MS) continue;
       rmSync(path, { recursive: true, force: true, maxRetries: 5 });
     } catch {
       // Gone meanwhile, or not ours to remove: left.
@@ -42,9 +53,8 @@ export function removeLeftTrainingDirs(parent) {
   }
 }
 
-/** The process id in `tokencli-training-PID-XXXXXX`, or undefined for any other name. */
+/** The process id in `tokencli-training-PID-XXXXXX`; undefined in the older `tokencli-training-XXXXXX`. */
 function builderOf(name) {
-  if (!name.startsWith(PREFIX)) return undefined;
   const rest = name.slice(PREFIX.length);
   const dash = rest.indexOf('-');
   const digits = rest.slice(0, dash);

@@ -6,10 +6,18 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -47,7 +55,8 @@ function trainWith(exe: string, dir: string) {
 /**
  * Runs `withTrainedCodeCaches` as build-sea.mjs does, with `fakeTokencli` as the executable and
  * the system's temporary directory at `<dir>/tmp`, in a process of its own started (not waited
- * for) in a process group of its own, as a shell's job is.
+ * for) in a process group of its own, as a shell's job is. `use` is the source of the function
+ * given the caches and the signal, which may use `runChild`.
  */
 function startBuild(
   fakeTokencli: string,
@@ -66,6 +75,7 @@ function startBuild(
   const script = [
     `import { reportFailures } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/failure.mjs')).href)};`,
     `import { withTrainedCodeCaches } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/train-code-cache.mjs')).href)};`,
+    `import { runChild } from ${JSON.stringify(pathToFileURL(join(root, 'scripts/release/interruptible.mjs')).href)};`,
     "reportFailures('build-sea');",
     `await withTrainedCodeCaches(${JSON.stringify(exe)}, ${use});`,
   ].join('\n');
@@ -83,8 +93,21 @@ function startBuild(
     stderr += chunk;
   });
   const ended = once(child, 'close').then(([code, signal]) => ({ code, signal, stdout, stderr }));
+  started.push(child.pid as number);
   return { child, dir, tmp, ended };
 }
+
+/** The process groups of the builds started, ended after each test (a failed one's included). */
+const started: number[] = [];
+afterEach(() => {
+  for (const group of started.splice(0)) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // Ended with all its processes.
+    }
+  }
+});
 
 /** Resolves once `path` exists (a fake tokencli's mark that a step has begun). */
 async function appears(path: string): Promise<void> {
@@ -222,61 +245,116 @@ test('a training directory that is not empty is refused: an earlier training’s
   expect(run.status).toBe(1);
 });
 
-/** A fake tokencli whose service runs and whose `--version` marks that it began, then takes a while. */
-const slowVersion = [
-  'case "$1" in',
-  `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
-  '  --version) touch "$FAKE_DIR/version-began"; sleep 1; echo 0.1.0 ;;',
-  '  *) echo fine ;;',
-  'esac',
-].join('\n');
+/**
+ * A fake tokencli whose service runs (and ignores SIGINT and SIGTERM with `stubborn`), whose
+ * runs are listed in `<dir>/runs`, whose `--version` marks that it began and then takes a while,
+ * and whose other runs each write a code cache where the launcher would.
+ */
+function fakeTokencli({ stubborn = false } = {}) {
+  return [
+    'echo "$1" >> "$FAKE_DIR/runs"',
+    'case "$1" in',
+    `  serve) ${stubborn ? "trap '' INT TERM; " : ''}echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
+    // (The sleep holds none of the run's pipes, which a run's end waits for, as the executable's
+    // runs start nothing that outlives them.)
+    '  --version) touch "$FAKE_DIR/version-began"; sleep 2 </dev/null >/dev/null 2>&1; echo 0.1.0 ;;',
+    '  *) mkdir -p "$XDG_CACHE_HOME/tokencli/code-cache/v26" && : > "$XDG_CACHE_HOME/tokencli/code-cache/v26/light-token-AbCdEfGhIjKlMnOp" ;;',
+    'esac',
+  ].join('\n');
+}
+
+/** The fake tokencli's runs so far, by their first argument. */
+function runs(dir: string): string[] {
+  return readFileSync(join(dir, 'runs'), 'utf8').trimEnd().split('\n');
+}
+
+/** What build-sea.mjs does with the caches, standing in for node --build-sea: a child that takes a while. */
+const slowUse = `async (caches, signal) => {
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(process.env.FAKE_DIR + '/use-began', '');
+  await runChild('sleep', ['5'], { signal });
+}`;
 
 test.runIf(posix)(
-  'a build interrupted while it trains (SIGTERM to the builder alone, as a cancelled job) stops the service, removes its training directory and ends by that signal (skipped on Windows: POSIX signals and a #! sh script)',
+  'a build interrupted while it trains (SIGTERM to the builder alone, as a cancelled job) stops the run under way and the service, removes its training directory and ends by that signal (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
-    await interrupt(startBuild(slowVersion), 'version-began', 'SIGTERM', { group: false });
+    const build = startBuild(fakeTokencli());
+    const began = Date.now();
+    await interrupt(build, 'version-began', 'SIGTERM', { group: false });
+    // Not one more run, nor the rest of the slow one.
+    expect(runs(build.dir)).toEqual(['serve', '--version']);
+    expect(Date.now() - began).toBeLessThan(1_900);
   },
 );
 
 test.runIf(posix)(
   'a build interrupted by Ctrl-C (SIGINT to its whole process group, the training runs too) cleans up the same and ends by SIGINT, with no failure said (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
-    await interrupt(startBuild(slowVersion), 'version-began', 'SIGINT', { group: true });
+    const build = startBuild(fakeTokencli());
+    await interrupt(build, 'version-began', 'SIGINT', { group: true });
+    expect(runs(build.dir)).toEqual(['serve', '--version']);
   },
 );
 
 test.runIf(posix)(
-  'a build interrupted by Ctrl-C after the training, while it builds again with the caches, cleans up the same and ends by SIGINT (skipped on Windows: POSIX signals and a #! sh script)',
+  'a build interrupted after the training, while it builds again with the caches, stops that too, cleans up the same and ends by the signal, by Ctrl-C or SIGTERM alone (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
-    // What build-sea.mjs does with the caches: node --build-sea, a synchronous child.
-    const use = `async () => {
-      const { execFileSync } = await import('node:child_process');
-      const { writeFileSync } = await import('node:fs');
-      writeFileSync(process.env.FAKE_DIR + '/use-began', '');
-      execFileSync('sleep', ['5']);
-    }`;
-    // A training that succeeds: each run writes a code cache where the launcher would.
-    const training = [
-      'case "$1" in',
-      `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
-      '  *) mkdir -p "$XDG_CACHE_HOME/tokencli/code-cache/v26" && : > "$XDG_CACHE_HOME/tokencli/code-cache/v26/light-token-AbCdEfGhIjKlMnOp" ;;',
-      'esac',
-    ].join('\n');
-    await interrupt(startBuild(training, { use }), 'use-began', 'SIGINT', { group: true });
+    const fast = fakeTokencli().replace('sleep 2 </dev/null >/dev/null 2>&1; ', '');
+    await interrupt(startBuild(fast, { use: slowUse }), 'use-began', 'SIGINT', { group: true });
+    const began = Date.now();
+    await interrupt(startBuild(fast, { use: slowUse }), 'use-began', 'SIGTERM', { group: false });
+    expect(Date.now() - began).toBeLessThan(4_000);
   },
 );
 
 test.runIf(posix)(
-  'a build removes the training directories of builds that no longer run, and keeps those of builds that do (skipped on Windows: the fake tokencli is a #! sh script)',
+  'a service that outlives SIGTERM is killed a few seconds on, and the build still cleans up and ends by the signal (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
-    // A build that has ended, one that runs (this test's process), one from before the names held
-    // an id.
+    const build = startBuild(fakeTokencli({ stubborn: true }));
+    await interrupt(build, 'version-began', 'SIGINT', { group: true });
+  },
+  20_000,
+);
+
+test.runIf(posix)(
+  'a second Ctrl-C ends the build at once, while it waits for a service that outlives SIGTERM (skipped on Windows: POSIX signals and a #! sh script)',
+  async () => {
+    const build = startBuild(fakeTokencli({ stubborn: true }));
+    await appears(join(build.dir, 'version-began'));
+    const group = -(build.child.pid as number);
+    process.kill(group, 'SIGINT');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const second = Date.now();
+    process.kill(group, 'SIGINT');
+    expect(await build.ended).toMatchObject({ code: null, signal: 'SIGINT', stderr: '' });
+    expect(Date.now() - second).toBeLessThan(2_000);
+    // Left for a later build to remove (below); the service, to afterEach.
+    expect(trainingDirs(build.tmp)).toHaveLength(1);
+  },
+);
+
+test.runIf(posix)(
+  'a build removes the training directories earlier builds left: this user’s, over an hour old, whose build no longer runs (skipped on Windows: the fake tokencli is a #! sh script)',
+  async () => {
     const endedBuild = spawnSync('true').pid;
-    const planted = [`${endedBuild}-AbC123`, `${process.pid}-DeF456`, 'GhI789'];
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    // name → its age, and whether it is a leftover
+    const planted: [string, Date, boolean][] = [
+      [`${endedBuild}-AbC123`, hoursAgo(2), true],
+      // Its build may run unseen, in a container sharing /tmp.
+      [`${endedBuild}-AbC124`, hoursAgo(0.5), false],
+      [`${process.pid}-DeF456`, hoursAgo(2), false],
+      // From before the names held an id.
+      ['GhI789', hoursAgo(2), true],
+      ['GhI780', hoursAgo(0.5), false],
+    ];
     const build = startBuild('echo "error: cannot listen" >&2; exit 2', {
       plant: (tmp) => {
-        for (const name of planted)
-          mkdirSync(join(tmp, `tokencli-training-${name}`, 'cache'), { recursive: true });
+        for (const [name, age] of planted) {
+          const dir = join(tmp, `tokencli-training-${name}`);
+          mkdirSync(join(dir, 'cache'), { recursive: true });
+          utimesSync(dir, age, age);
+        }
       },
     });
     const result = await build.ended;
@@ -286,7 +364,10 @@ test.runIf(posix)(
     expect(result.code).toBe(1);
     // Its own is gone too: the build failed and cleaned up.
     expect(trainingDirs(build.tmp).sort()).toEqual(
-      [`tokencli-training-${process.pid}-DeF456`, 'tokencli-training-GhI789'].sort(),
+      planted
+        .filter(([, , left]) => !left)
+        .map(([name]) => `tokencli-training-${name}`)
+        .sort(),
     );
   },
 );
