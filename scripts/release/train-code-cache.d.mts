@@ -6,5 +6,5 @@ export declare function trainCodeCaches(
 ): Promise<Record<string, string>>;
 export declare function withTrainedCodeCaches<T>(
   exe: string,
-  use: (caches: Record<string, string>) => T | Promise<T>,
+  use: (caches: Record<string, string>, signal: AbortSignal) => T | Promise<T>,
 ): Promise<T>;
