@@ -85,6 +85,23 @@ run() {
   fail "$why${complaint:+ ($complaint)}"
 }
 
+# Says on stderr why wget (GNU's or wget2) failed, as curl says it: "wget: (STATUS) <what its exit
+# status means>", then WORDS, its own reason, when it gave one (-nv does not always).
+wget_failed() {
+  case $1 in
+    1) meaning="generic error" ;;
+    2) meaning="cannot parse its options or wgetrc" ;;
+    3) meaning="file I/O error" ;;
+    4) meaning="network failure" ;;
+    5) meaning="TLS certificate verification failure" ;;
+    6) meaning="authentication failure" ;;
+    7) meaning="protocol error" ;;
+    8) meaning="server error response" ;;
+    *) meaning="error" ;;
+  esac
+  say "wget: ($1) $meaning${2:+: $2}" >&2
+}
+
 # Runs `download URL FILE` in a subshell where no file can grow past SIZE UNIT (KiB or MiB): a
 # mirror's endless or oversized file, checked only once whole, would otherwise fill the disk first.
 # ulimit -f, as wget has no such limit and curl's --max-filesize believes only a Content-Length
@@ -363,9 +380,22 @@ main() {
         download() {
           if [ "$scheme" = https ]; then set -- "$1" "$2" --https-enforce=hard; else set -- "$1" "$2"; fi
           # Its lock files into our temporary directory, which goes at the end.
-          TMPDIR=$tmp wget --tries=2 --timeout=30 ${3:+"$3"} -O "$2" "$1" >"$tmp/wget.log" 2>&1 && return 0
-          downgraded '^Adding URL: *http:' "$tmp/wget.log" ||
-            awk 'NF { last = $0 } END { print last }' "$tmp/wget.log" | printable >&2
+          if TMPDIR=$tmp wget --tries=2 --timeout=30 ${3:+"$3"} -O "$2" "$1" >"$tmp/wget.log" 2>&1; then
+            # Status 0 and no file: what wget2 1.99 (Debian 12's) does when it cannot connect.
+            [ ! -f "$2" ] || return 0
+            status=0
+          else
+            status=$?
+          fi
+          downgraded '^Adding URL: *http:' "$tmp/wget.log" && return 1
+          # Its last line but the "[0] Downloading 'URL' ..." of each try, which says no reason.
+          words=$(awk 'NF && !/^\[[0-9]+\] Downloading / { last = $0 } END { print last }' "$tmp/wget.log" |
+            printable)
+          if [ "$status" = 0 ]; then
+            say "wget: nothing downloaded${words:+: $words}" >&2
+          else
+            wget_failed "$status" "$words"
+          fi
           return 1
         }
         ;;
@@ -373,10 +403,12 @@ main() {
       # reason of a failure, which -q would drop (busybox's wget says it anyway).
       *"GNU Wget"*)
         download() {
-          if ! wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log"; then
-            # Its reason is its last line, after a timestamp: "… ERROR 404: Not Found."
-            awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" |
-              printable >&2
+          if wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log"; then status=0; else status=$?; fi
+          if [ "$status" != 0 ]; then
+            # Its reason, if any, is its last line, after a timestamp: "… ERROR 404: Not Found."
+            words=$(awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" |
+              printable)
+            wget_failed "$status" "$words"
             return 1
           fi
           # Its line "… URL:<where the file came from> …" tells a redirect to plain http.

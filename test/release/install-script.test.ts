@@ -23,6 +23,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { requiredInCi } from '../helpers/ci-required.js';
@@ -64,6 +65,15 @@ const servers: ReleaseServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
+
+/** A port on 127.0.0.1 that nothing listens on: a connection there is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((res) => server.close(res));
+  return port;
+}
 
 async function serve(dir: string): Promise<ReleaseServer> {
   const server = await serveRelease(dir);
@@ -1160,15 +1170,47 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect.stringMatching(/^Wget/),
       expect.stringMatching(/^Wget/),
     ]);
-    // GNU wget's reason, without its timestamp.
+    // GNU wget's reason, without its timestamp, after what its exit status means.
     expectRefused(
       install(`${server.url}/nowhere`, {
         TOKENCLI_VERSION: '9.8.7',
         PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']),
       }),
-      /cannot download \S+\/SHA256SUMS \(ERROR 404: Not Found\.\)$/m,
+      /cannot download \S+\/SHA256SUMS \(wget: \(8\) server error response: ERROR 404: Not Found\.\)/,
     );
   });
+
+  test.runIf(process.platform === 'linux')(
+    'a failed wget is said by what its exit status means, with its own reason when it gives one',
+    async () => {
+      const url = `http://127.0.0.1:${await closedPort()}`;
+      expectRefused(
+        install(url, { TOKENCLI_VERSION: '9.8.7', PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']) }),
+        /cannot download \S+\/SHA256SUMS \(wget: \(4\) network failure: .*Connection refused.*\)$/m,
+      );
+      // A GNU wget whose -nv says nothing of why, as it may of a network failure.
+      const silent = pathWith([...INSTALL_TOOLS, 'sha256sum']);
+      writeFileSync(
+        join(silent, 'wget'),
+        '#!/bin/sh\n[ "$1" = --version ] && { echo "GNU Wget 1.21.3 built on linux-gnu."; exit 0; }\nexit 4\n',
+        { mode: 0o755 },
+      );
+      expectRefused(
+        install(url, { TOKENCLI_VERSION: '9.8.7', PATH: silent }),
+        /^tokencli install: cannot download \S+\/SHA256SUMS \(wget: \(4\) network failure\)$/m,
+      );
+      // wget2 1.99 ends with status 0 when it cannot connect, having downloaded nothing.
+      if (wget2)
+        expectRefused(
+          install(url, {
+            TOKENCLI_VERSION: '9.8.7',
+            PATH: pathWithWget2(),
+            HOME: tempDir('tokencli-wget2-home-'),
+          }),
+          /^tokencli install: cannot download \S+\/SHA256SUMS \(wget: (nothing downloaded|\(4\) network failure): .*Connection refused.*\)$/m,
+        );
+    },
+  );
 
   test('printable() drops escape sequences whole and control characters, and keeps the text', () => {
     // install.sh's own function, run alone in sh on what a server could send.
@@ -1224,7 +1266,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       ]);
       expectRefused(
         install(`${server.url}/nowhere`, env),
-        /cannot download \S+\/SHA256SUMS \(HTTP ERROR response 404 .*\)$/m,
+        /cannot download \S+\/SHA256SUMS \(wget: \(8\) server error response: HTTP ERROR response 404 .*\)/,
       );
     },
   );
