@@ -102,6 +102,14 @@ wget_failed() {
   say "wget: ($1) $meaning${2:+: $2}" >&2
 }
 
+# Keeps, for fetch, the HTTP status of a server's error answer as a wget worded it: the first number
+# in WORDS, when it has three digits (GNU wget's "ERROR 404: Not Found.", wget2's "HTTP ERROR
+# response 404 …", in whichever language they speak).
+keep_status() {
+  printf '%s\n' "$1" |
+    awk 'match($0, /[0-9]+/) { if (RLENGTH == 3) print substr($0, RSTART, 3); exit }' >"$tmp/status"
+}
+
 # Runs `download URL FILE` in a subshell where no file can grow past SIZE UNIT (KiB or MiB): a
 # mirror's endless or oversized file, checked only once whole, would otherwise fill the disk first.
 # ulimit -f, as wget has no such limit and curl's --max-filesize believes only a Content-Length
@@ -154,6 +162,18 @@ bounded() (
   fi
   exit 1
 )
+
+# Downloads the release's file NAME into $tmp, cut off past SIZE UNIT (bounded), or fails as run does,
+# then with HINT when the server answered that it has no such file (404, 410): a mistaken setting,
+# more likely than not, where the downloader's own words would only say "not found".
+fetch() {
+  rm -f "$tmp/status"
+  complaint=$(bounded "$2" "$3" "$base_url/$1" "$tmp/$1" 2>&1 >/dev/null) && return 0
+  complaint=$(printf '%s\n' "$complaint" | first_line)
+  status=$(cat "$tmp/status" 2>/dev/null) || status=
+  case $status in 404 | 410) ;; *) set -- "$1" "$2" "$3" "" ;; esac
+  fail "cannot download $(shown "$base_url")/$1${complaint:+ ($complaint)}${4:+: $4}"
+}
 
 # The archive's SHA-256 in SHA256SUMS, from its lines "<64 hex digits>  <name>" (or " *<name>"),
 # as sha256sum -c reads them (a line may end in CR): each different one, so more than one line
@@ -364,8 +384,9 @@ main() {
     # Given up on a connection not made in 30 s, or a transfer stalled (under a byte a second) for 30.
     # A redirect keeps to the protocols the base URL allows: never from https to plain http.
     download() {
-      curl -fsSL --proto "$protocols" --proto-redir "$protocols" --connect-timeout 30 -y 30 -Y 1 -o "$2" "$1" \
-        2>"$tmp/curl.log" && return 0
+      # The HTTP status of its last answer, for fetch.
+      curl -fsSL --proto "$protocols" --proto-redir "$protocols" --connect-timeout 30 -y 30 -Y 1 \
+        -w '%{http_code}' -o "$2" "$1" >"$tmp/status" 2>"$tmp/curl.log" && return 0
       # Status 1, unsupported protocol: what curl says of a redirect --proto-redir refused, as if
       # curl itself lacked http.
       [ $? = 1 ] && downgraded 'Protocol "http"' "$tmp/curl.log" || first_line <"$tmp/curl.log" >&2
@@ -394,6 +415,7 @@ main() {
           if [ "$status" = 0 ]; then
             say "wget: nothing downloaded${words:+: $words}" >&2
           else
+            [ "$status" != 8 ] || keep_status "$words"
             wget_failed "$status" "$words"
           fi
           return 1
@@ -408,6 +430,7 @@ main() {
             # Its reason, if any, is its last line, after a timestamp: "… ERROR 404: Not Found."
             words=$(awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" |
               printable)
+            [ "$status" != 8 ] || keep_status "$words"
             wget_failed "$status" "$words"
             return 1
           fi
@@ -431,8 +454,10 @@ main() {
             ! downgraded '^ *location: *http:' "$tmp/wget.log"
             return
           fi
-          # Its own complaint, after the headers it was asked for.
+          # Its own complaint, after the headers it was asked for; of an error answer, "wget: server
+          # returned error: HTTP/1.1 404 Not Found", whose status is kept for fetch.
           { grep '^wget: ' "$tmp/wget.log" || cat "$tmp/wget.log"; } | first_line >&2
+          sed -n 's|^wget: server returned error: HTTP/[0-9.]* \([0-9][0-9][0-9]\).*|\1|p' "$tmp/wget.log" >"$tmp/status"
           return 1
         }
         ;;
@@ -450,10 +475,19 @@ main() {
   trap 'exit 143' TERM
   trap 'exit 141' PIPE
 
+  # SHA256SUMS not found, the first download: no release where the settings in effect point, the
+  # one of them the user gave named.
+  if [ -n "${TOKENCLI_DOWNLOAD_URL:-}" ]; then
+    no_release="no release there; check TOKENCLI_DOWNLOAD_URL, the base URL of a release's files"
+  elif [ -n "${TOKENCLI_VERSION:-}" ]; then
+    no_release="no release $version there; check TOKENCLI_VERSION"
+  else
+    no_release="no release $version (this install.sh's) there; set TOKENCLI_VERSION to a released version"
+  fi
   # SHA256SUMS: a line for each of a handful of files, under 1 KiB. The archives: about 44 MB
   # (linux-x64's goal is at most 45, docs/contract.md §4; the other platforms' are alike), with
   # room to grow several times over before a release would need a newer install.sh.
-  run "cannot download $(shown "$base_url")/SHA256SUMS" bounded 64 KiB "$base_url/SHA256SUMS" "$tmp/SHA256SUMS"
+  fetch SHA256SUMS 64 KiB "$no_release"
   any_sum "$tmp/SHA256SUMS" ||
     fail "$(shown "$base_url")/SHA256SUMS is no list of checksums: is TOKENCLI_DOWNLOAD_URL the base of a release's files?"
   # Looked up before the archive is downloaded: a platform with no release stops here.
@@ -468,7 +502,8 @@ main() {
     *"
 "*) fail "SHA256SUMS has more than one checksum for $archive; nothing installed" ;;
   esac
-  run "cannot download $(shown "$base_url")/$archive" bounded 256 MiB "$base_url/$archive" "$tmp/$archive"
+  # Not found, though SHA256SUMS lists it: a release (or a mirror's copy) with files missing.
+  fetch "$archive" 256 MiB "the release there lacks this platform's archive ($os-$arch), though its SHA256SUMS lists it"
   actual=$(sha256 "$tmp/$archive" | tr 'A-F' 'a-f')
   [ "$actual" = "$expected" ] || fail "checksum mismatch for $archive (expected $expected, got $actual); nothing installed"
 

@@ -260,18 +260,59 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
-  test("a missing archive or SHA256SUMS is refused, with the downloader's reason", async () => {
+  test("a missing archive or SHA256SUMS is refused, with the downloader's reason and the likely cause", async () => {
     const { dir, archive } = fakeRelease('9.8.7');
     rmSync(join(dir, archive));
     const server = await serve(dir);
     expectRefused(
       install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
-      new RegExp(`cannot download .*tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz \\(curl: .*404`),
+      new RegExp(
+        `cannot download .*tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz \\(curl: .*404.*\\): the release there lacks this platform's archive \\(${THIS_PLATFORM}\\), though its SHA256SUMS lists it$`,
+        'm',
+      ),
     );
     expectRefused(
       install(`${server.url}/nowhere`, { TOKENCLI_VERSION: '9.8.7' }),
-      /cannot download .*SHA256SUMS \(curl: .*404/,
+      /cannot download .*SHA256SUMS \(curl: .*404.*\): no release there; check TOKENCLI_DOWNLOAD_URL, the base URL of a release's files$/m,
     );
+  });
+
+  test("no release at GitHub's address names the version, and TOKENCLI_VERSION when it was given", async () => {
+    const server = await serve(tempDir('tokencli-empty-release-'));
+    // A curl that takes GitHub's release downloads to the test server (over plain http, which
+    // install.sh allows only this machine), where every name is not found.
+    const bin = tempDir('tokencli-github-curl-');
+    const realCurl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      join(bin, 'curl'),
+      [
+        '#!/bin/sh',
+        'for arg; do',
+        '  shift',
+        '  case $arg in',
+        `    https://github.com/tokencli/tokencli/releases/download/*) arg=${server.url}/\${arg#https://github.com/tokencli/tokencli/releases/download/} ;;`,
+        '    =https) arg==http,https ;;',
+        '  esac',
+        '  set -- "$@" "$arg"',
+        'done',
+        `exec ${realCurl} "$@"`,
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const env = { TOKENCLI_DOWNLOAD_URL: '', PATH: `${bin}${delimiter}${process.env.PATH}` };
+    expectRefused(
+      install('', { ...env, TOKENCLI_VERSION: 'v9.9.9' }),
+      /^tokencli install: cannot download https:\/\/github\.com\/tokencli\/tokencli\/releases\/download\/v9\.9\.9\/SHA256SUMS \(curl: .*404.*\): no release 9\.9\.9 there; check TOKENCLI_VERSION$/m,
+    );
+    expectRefused(
+      install('', env),
+      new RegExp(
+        `/v${version.replaceAll('.', '\\.')}/SHA256SUMS \\(curl: .*404.*\\): no release ${version.replaceAll('.', '\\.')} \\(this install\\.sh's\\) there; set TOKENCLI_VERSION to a released version$`,
+        'm',
+      ),
+    );
+    expect(server.requests().map((r) => r.path)).toEqual(['/v9.9.9/SHA256SUMS', `/v${version}/SHA256SUMS`]);
   });
 
   test('a platform the release has no archive for is refused before any archive is downloaded', async () => {
@@ -536,6 +577,30 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expectRefused(
         install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }),
         /cannot download \S+\/SHA256SUMS \(this wget cannot verify the server's TLS certificate; install curl\)$/m,
+      );
+    },
+  );
+
+  test.runIf(process.platform === 'linux')(
+    "busybox's wget: a file not found is said with the likely cause, as with the others",
+    async () => {
+      // What busybox's wget says of a 404, with the headers -S asked for before it.
+      const bin = pathWith([...INSTALL_TOOLS, 'sha256sum']);
+      writeFileSync(
+        join(bin, 'wget'),
+        [
+          '#!/bin/sh',
+          '[ "$1" = --version ] && { echo "BusyBox v1.35.0 multi-call binary." >&2; exit 1; }',
+          'echo "  HTTP/1.1 404 Not Found" >&2',
+          'echo "wget: server returned error: HTTP/1.1 404 Not Found" >&2',
+          'exit 1',
+          '',
+        ].join('\n'),
+        { mode: 0o755 },
+      );
+      expectRefused(
+        install('http://127.0.0.1:9', { TOKENCLI_VERSION: '9.8.7', PATH: bin }),
+        /^tokencli install: cannot download \S+\/SHA256SUMS \(wget: server returned error: HTTP\/1\.1 404 Not Found\): no release there; check TOKENCLI_DOWNLOAD_URL, the base URL of a release's files$/m,
       );
     },
   );
@@ -1176,7 +1241,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
         TOKENCLI_VERSION: '9.8.7',
         PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']),
       }),
-      /cannot download \S+\/SHA256SUMS \(wget: \(8\) server error response: ERROR 404: Not Found\.\)/,
+      /cannot download \S+\/SHA256SUMS \(wget: \(8\) server error response: ERROR 404: Not Found\.\): no release there; check TOKENCLI_DOWNLOAD_URL, the base URL of a release's files$/m,
     );
   });
 
@@ -1240,7 +1305,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
           downloaders.push(['wget2', { PATH: pathWithWget2(), HOME: tempDir('tokencli-wget2-home-') }]);
         for (const [name, env] of downloaders) {
           const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ...env });
-          expectRefused(run, /cannot download \S+\/SHA256SUMS \(.*404.*\)$/m);
+          expectRefused(run, /cannot download \S+\/SHA256SUMS \(.*404.*\): no release there; /);
           expect(run.stderr, name).toContain('RED');
           // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting their absence
           expect(run.stderr, name).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
@@ -1266,7 +1331,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       ]);
       expectRefused(
         install(`${server.url}/nowhere`, env),
-        /cannot download \S+\/SHA256SUMS \(wget: \(8\) server error response: HTTP ERROR response 404 .*\)/,
+        /cannot download \S+\/SHA256SUMS \(wget: \(8\) server error response: HTTP ERROR response 404 .*\): no release there; check TOKENCLI_DOWNLOAD_URL, /,
       );
     },
   );
