@@ -3,15 +3,16 @@
 #
 #   curl -fsSL https://github.com/tokencli/tokencli/releases/download/v0.1.0/install.sh | sh
 #
-# or download it, read it, then `sh install.sh`. It picks the archive for this OS and CPU,
-# downloads it and SHA256SUMS (curl, or wget), each cut off past a size no release's comes near
-# (256 MiB, 64 KiB) so that a mirror's endless file cannot fill the disk, checks the archive's
-# SHA-256 against its line in SHA256SUMS BEFORE anything is unpacked, and puts `tokencli` into the
-# install directory once it has run there (`--version`: an executable this system cannot start
-# replaces nothing), and its man page beside (<dir>/../share/man/man1, for a <dir> named bin). On
-# any failure it says why in one line, exits non-zero, and leaves nothing behind. Where other users
-# could replace tokencli once installed (a directory on the way that others may write and is not
-# sticky, or another user's), it says so in a warning on stderr, and the install stands.
+# or download it, read it, then `sh install.sh`. It checks that tokencli can go into the install
+# directory, picks the archive for this OS and CPU, downloads it and SHA256SUMS (curl, or wget),
+# each cut off past a size no release's comes near (256 MiB, 64 KiB) so that a mirror's endless
+# file cannot fill the disk, checks the archive's SHA-256 against its line in SHA256SUMS BEFORE
+# anything is unpacked, and puts `tokencli` into the install directory once it has run there
+# (`--version`: an executable this system cannot start replaces nothing), and its man page beside
+# (<dir>/../share/man/man1, for a <dir> named bin). On any failure it says why in one line, exits
+# non-zero, and leaves nothing behind. Where other users could replace tokencli once installed (a
+# directory on the way that others may write and is not sticky, or another user's), it says so in
+# a warning on stderr, and the install stands.
 #
 # What it promises is docs/contract.md §5.2. Settings (environment):
 #   TOKENCLI_VERSION       the release to install (default: the one this script came with)
@@ -227,6 +228,36 @@ on_loopback() {
     *.*.*) return 0 ;;
   esac
   return 1
+}
+
+# Fails unless tokencli can go into the install directory, as far as can be told without making
+# anything: it, or else the nearest directory above it that exists (where mkdir -p would begin), is
+# a directory this user may write in, and tokencli's own name there is no directory. Checked before
+# anything is downloaded, so that a mistaken TOKENCLI_INSTALL_DIR costs no download, and again just
+# before the install, as anything may have changed in between (and the checks of mkdir, cd and
+# mktemp stay: `test -w` does not know every reason a write may fail).
+check_install_dir() {
+  dir=$install_dir
+  while [ ! -e "$dir" ] && [ ! -L "$dir" ]; do
+    case $dir in
+      */*)
+        dir=${dir%/*}
+        dir=${dir:-/}
+        ;;
+      # A relative name none of whose directories exists: the working directory, by its name.
+      *) dir=$(pwd) || dir=. ;;
+    esac
+  done
+  if [ "$dir" = "$install_dir" ]; then
+    [ -d "$dir" ] || fail "$install_dir is not a directory; set TOKENCLI_INSTALL_DIR to the directory tokencli goes in"
+    [ -w "$dir" ] && [ -x "$dir" ] ||
+      fail "cannot write to $install_dir; set TOKENCLI_INSTALL_DIR to a directory you can write"
+    [ ! -d "$install_dir/$program" ] || fail "$install_dir/$program is a directory; nothing installed"
+  else
+    [ -d "$dir" ] || fail "cannot create $install_dir: $dir is not a directory"
+    [ -w "$dir" ] && [ -x "$dir" ] ||
+      fail "cannot create $install_dir: cannot write to $dir; set TOKENCLI_INSTALL_DIR to a directory you can write"
+  fi
 }
 
 # Removes the directories this run made for tokencli, when it installed nothing in them.
@@ -466,6 +497,7 @@ main() {
     fail "neither curl nor wget is installed to download tokencli"
   fi
 
+  check_install_dir
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
     fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
   stage= man_stage= made=
@@ -524,6 +556,7 @@ main() {
   # A regular file, not a link to one elsewhere on this system.
   [ -f "$tmp/unpacked/$program" ] && [ ! -L "$tmp/unpacked/$program" ] || fail "$archive holds no $program"
 
+  check_install_dir
   # The directories mkdir -p is about to make, deepest first: removed again (when still empty) if
   # nothing gets installed.
   dir=$install_dir

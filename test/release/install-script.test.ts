@@ -10,6 +10,7 @@ import {
   appendFileSync,
   chmodSync,
   chownSync,
+  copyFileSync,
   existsSync,
   lstatSync,
   lutimesSync,
@@ -42,6 +43,7 @@ import {
   THIS_PLATFORM,
   writeSums,
 } from '../helpers/release-server.js';
+import { tempDir as registeredTempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const script = join(root, 'install.sh');
@@ -247,7 +249,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
   });
 
-  test('an install directory that cannot be made is refused in one line, with the reason', async () => {
+  test('an install directory that is a file, or cannot be made, is refused before anything is downloaded', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
     const file = join(tempDir('tokencli-install-home-'), 'a-file');
@@ -255,10 +257,87 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: join(file, 'bin') });
     expectRefused(
       { ...run, installDir: join(file, 'bin') },
-      /cannot create .*a-file\/bin \(.*Not a directory\)$/m,
+      new RegExp(`^tokencli install: cannot create ${file}/bin: ${file} is not a directory$`, 'm'),
     );
+    const itself = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: file });
+    expect(itself.status).toBe(1);
+    expect(itself.stderr).toBe(
+      `tokencli install: ${file} is not a directory; set TOKENCLI_INSTALL_DIR to the directory tokencli goes in\n`,
+    );
+    expect(itself.leftInTmp).toEqual([]);
     expect(readFileSync(file, 'utf8')).toBe('');
+    expect(server.requests()).toEqual([]);
   });
+
+  // Root may write anywhere: it runs install.sh as nobody, to whom root's directories are closed.
+  const asRoot = process.getuid?.() === 0;
+  const setpriv = spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim();
+  test.skipIf(process.platform === 'win32' || (asRoot && !setpriv))(
+    'an install directory that cannot be written, or made, is refused before anything is downloaded',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const user = asRoot ? [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+      // Nobody must reach the closed directory and read the script: a copy in a directory open to
+      // all (in /tmp, as this run's own temporary directory is private; a checkout may be too).
+      const open = registeredTempDir('tokencli-install-open-', asRoot ? '/tmp' : undefined);
+      chmodSync(open, 0o755);
+      const copy = join(open, 'install.sh');
+      copyFileSync(script, copy);
+      const closed = join(open, 'closed');
+      mkdirSync(closed);
+      chmodSync(closed, 0o555);
+      try {
+        for (const [installDir, message] of [
+          [closed, `cannot write to ${closed}`],
+          [join(closed, 'bin'), `cannot create ${join(closed, 'bin')}: cannot write to ${closed}`],
+        ] as const) {
+          const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir }, [
+            ...user,
+            'sh',
+            copy,
+          ]);
+          expect(run.status, run.stderr).toBe(1);
+          expect(run.stderr).toBe(
+            `tokencli install: ${message}; set TOKENCLI_INSTALL_DIR to a directory you can write\n`,
+          );
+          expect(run.leftInTmp).toEqual([]);
+        }
+        expect(readdirSync(closed)).toEqual([]);
+        expect(server.requests()).toEqual([]);
+      } finally {
+        chmodSync(closed, 0o755);
+      }
+    },
+  );
+
+  test.runIf(process.platform === 'linux')(
+    'a file put where the install directory goes, during the download, is found before the install',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+      // A curl that, as it downloads the archive, puts a file at the install directory's name.
+      const bin = tempDir('tokencli-racing-curl-');
+      const realCurl = spawnSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).stdout.trim();
+      writeFileSync(
+        join(bin, 'curl'),
+        `#!/bin/sh\ncase "$*" in *.tar.gz*) echo in the way >'${installDir}' ;; esac\nexec ${realCurl} "$@"\n`,
+        { mode: 0o755 },
+      );
+      const run = install(server.url, {
+        TOKENCLI_VERSION: '9.8.7',
+        TOKENCLI_INSTALL_DIR: installDir,
+        PATH: `${bin}${delimiter}${process.env.PATH}`,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `tokencli install: ${installDir} is not a directory; set TOKENCLI_INSTALL_DIR to the directory tokencli goes in\n`,
+      );
+      expect(readFileSync(installDir, 'utf8')).toBe('in the way\n');
+      expect(run.leftInTmp).toEqual([]);
+    },
+  );
 
   test("a missing archive or SHA256SUMS is refused, with the downloader's reason and the likely cause", async () => {
     const { dir, archive } = fakeRelease('9.8.7');
@@ -605,7 +684,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     },
   );
 
-  test('a directory where tokencli would go is refused', async () => {
+  test('a directory where tokencli would go is refused before anything is downloaded', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
     const installDir = join(tempDir('tokencli-install-home-'), 'bin');
@@ -617,6 +696,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
     expect(readdirSync(installDir)).toEqual(['tokencli']);
     expect(readdirSync(join(installDir, 'tokencli'))).toEqual([]);
+    expect(server.requests()).toEqual([]);
   });
 
   test("a killed run's staging directory goes once days old; a fresh one, a link or a look-alike stays", async () => {
