@@ -629,14 +629,16 @@ main() {
   if [ "$os" != win ] && [ "$prefix" != "$install_dir" ] && [ -n "$prefix" ] &&
     [ -f "$tmp/unpacked/tokencli.1" ] && [ ! -L "$tmp/unpacked/tokencli.1" ]; then
     man_dir=$prefix/share/man/man1
+    # Where the page is to be had once this run is over, which removes the downloaded archive.
+    page_from=$(shown "$base_url")/$archive
     if [ ! -d "$prefix/share" ] && ! { [ -n "${HOME:-}" ] && [ "$prefix" -ef "$HOME/.local" ]; }; then
-      say "no man page installed: $prefix/share is not a directory (the page is tokencli.1 in $archive)"
+      say "no man page installed: $prefix/share is not a directory; make it and run install.sh again, or unpack tokencli.1 from $page_from"
     elif mkdir -p -- "$man_dir" 2>/dev/null && remove_abandoned_stages "$man_dir" && man_stage=$(mktemp -d "$man_dir/.tokencli.XXXXXX" 2>/dev/null) &&
       cp "$tmp/unpacked/tokencli.1" "$man_stage/tokencli.1" 2>/dev/null && chmod 644 "$man_stage/tokencli.1" &&
       mv -f "$man_stage/tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
       say "man page: $man_dir/tokencli.1"
     else
-      say "no man page installed: $man_dir cannot be written (the page is tokencli.1 in $archive)"
+      say "no man page installed: $man_dir cannot be written; once it can, run install.sh again, or unpack tokencli.1 from $page_from"
     fi
     rm -rf "$man_stage"
     man_stage=

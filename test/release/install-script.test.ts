@@ -537,8 +537,10 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       TOKENCLI_INSTALL_DIR: join(home, 'bin'),
     });
     expect(noShare.status, noShare.stderr).toBe(0);
+    // The archive is gone by then: what to do instead, and where the page is to be had.
+    const archiveUrl = `${server.url}/tokencli-9.8.7-${THIS_PLATFORM}.tar.gz`;
     expect(noShare.stdout).toContain(
-      `no man page installed: ${join(home, 'share')} is not a directory (the page is tokencli.1 in tokencli-9.8.7-${THIS_PLATFORM}.tar.gz)\n`,
+      `no man page installed: ${join(home, 'share')} is not a directory; make it and run install.sh again, or unpack tokencli.1 from ${archiveUrl}\n`,
     );
     expect(readdirSync(home).sort()).toEqual(['bin', 'tools']);
     // The default ~/.local/bin of a fresh home: ~/.local/share is made for the page.
@@ -570,7 +572,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     });
     expect(refused.status, refused.stderr).toBe(0);
     expect(refused.stdout).toContain(
-      `no man page installed: ${join(unwritable, 'share', 'man', 'man1')} cannot be written`,
+      `no man page installed: ${join(unwritable, 'share', 'man', 'man1')} cannot be written; once it can, run install.sh again, or unpack tokencli.1 from ${archiveUrl}\n`,
     );
     // A link at the man page's name (an npm install's page): replaced, the file it named untouched.
     const linked = tempDir('tokencli-install-home-');
