@@ -375,18 +375,21 @@ main() {
     *) fail "TOKENCLI_DOWNLOAD_URL must be an https:// URL, not $(shown "$base_url")" ;;
   esac
 
+  # For a platform with no executable: a checkout, or npm, which the README's Install gives as "once
+  # published" (no release may have reached the registry yet).
+  without_release="it runs with Node.js from a checkout, or from npm once published: see the README's Install section"
   os=$(uname -s)
   case $os in
     Linux) os=linux ;;
     Darwin) os=darwin ;;
     MINGW* | MSYS* | CYGWIN*) os=win ;;
-    *) fail "no tokencli release for this operating system ($os); see the README for installing with npm" ;;
+    *) fail "no tokencli release for this operating system ($os); $without_release" ;;
   esac
   arch=$(uname -m)
   case $arch in
     x86_64 | amd64) arch=x64 ;;
     aarch64 | arm64) arch=arm64 ;;
-    *) fail "no tokencli release for this processor ($arch); see the README for installing with npm" ;;
+    *) fail "no tokencli release for this processor ($arch); $without_release" ;;
   esac
   # An Apple Silicon Mac in a Rosetta terminal says x86_64: its own build is the arm64 one.
   if [ "$os" = darwin ] && [ "$arch" = x64 ] && [ "$(sysctl -n hw.optional.arm64 2>/dev/null)" = 1 ]; then
@@ -530,7 +533,7 @@ main() {
       # This version named, but on no line with a checksum: the list is damaged (below).
       [ -z "$listed" ] || [ "$listed" = "$version" ] ||
         fail "$(shown "$base_url") holds the files of tokencli $listed, not $version: set TOKENCLI_DOWNLOAD_URL and TOKENCLI_VERSION to the same release; nothing installed"
-      fail "SHA256SUMS has no checksum for $archive: this release has no such file (or the list is damaged); see the README for installing with npm" ;;
+      fail "SHA256SUMS has no checksum for $archive: this release has no such file (or the list is damaged); $without_release" ;;
     *"
 "*) fail "SHA256SUMS has more than one checksum for $archive; nothing installed" ;;
   esac

@@ -406,7 +406,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
     expectRefused(
       install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: `${uname}${delimiter}${process.env.PATH}` }),
-      /SHA256SUMS has no checksum for tokencli-9\.8\.7-win-arm64\.zip: this release has no such file/,
+      /SHA256SUMS has no checksum for tokencli-9\.8\.7-win-arm64\.zip: this release has no such file \(or the list is damaged\); it runs with Node\.js from a checkout, or from npm once published: see the README's Install section$/m,
     );
     expect(server.requests().map((r) => r.path)).toEqual(['/SHA256SUMS']);
   });
@@ -989,8 +989,8 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
     for (const [flag, answer, message] of [
-      ['-s', 'Plan9', /no tokencli release for this operating system \(Plan9\)/],
-      ['-m', 'mips64', /no tokencli release for this processor \(mips64\)/],
+      ['-s', 'Plan9', /no tokencli release for this operating system \(Plan9\); it runs with Node\.js/],
+      ['-m', 'mips64', /no tokencli release for this processor \(mips64\); it runs with Node\.js/],
     ] as const) {
       const bin = tempDir('tokencli-fake-uname-');
       // The fake answers the one question it is about and passes the other to the real uname.
