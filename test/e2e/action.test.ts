@@ -378,11 +378,12 @@ describe.skipIf(process.platform === 'win32')(
         const run = runAction(action, inputs, runnerEnv());
         expect(run.status, run.log).toBe(1);
         expect(run.log).toMatch(
-          /^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS \(curl: .*404.*\)$/m,
+          /^tokencli install: cannot download http:\/\/\S+\/SHA256SUMS \(curl: .*404.*\): no release there; check TOKENCLI_DOWNLOAD_URL, the base URL of a release's files$/m,
         );
+        // The same reason in the annotation, in the input's name.
         expect(run.log).toMatch(
           new RegExp(
-            `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: cannot download \\S+/SHA256SUMS \\(curl: .*404.*\\)$`,
+            `^::error::installing tokencli ${versionPattern} failed \\(exit 1\\): tokencli install: cannot download \\S+/SHA256SUMS \\(curl: .*404.*\\): no release there; check the input download-url, the base URL of a release's files$`,
             'm',
           ),
         );
