@@ -247,7 +247,8 @@ test('a training directory that is not empty is refused: an earlier training’s
 
 /**
  * A fake tokencli whose service runs (and ignores SIGINT and SIGTERM with `stubborn`), whose
- * runs are listed in `<dir>/runs`, whose `--version` marks that it began and then takes a while,
+ * runs are listed in `<dir>/runs`, whose `--version` marks that it began, takes a while and marks
+ * that it ended,
  * and whose other runs each write a code cache where the launcher would.
  */
 function fakeTokencli({ stubborn = false } = {}) {
@@ -257,7 +258,7 @@ function fakeTokencli({ stubborn = false } = {}) {
     `  serve) ${stubborn ? "trap '' INT TERM; " : ''}echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
     // (The sleep holds none of the run's pipes, which a run's end waits for, as the executable's
     // runs start nothing that outlives them.)
-    '  --version) touch "$FAKE_DIR/version-began"; sleep 2 </dev/null >/dev/null 2>&1; echo 0.1.0 ;;',
+    '  --version) touch "$FAKE_DIR/version-began"; sleep 2 </dev/null >/dev/null 2>&1; touch "$FAKE_DIR/version-ended"; echo 0.1.0 ;;',
     '  *) mkdir -p "$XDG_CACHE_HOME/tokencli/code-cache/v26" && : > "$XDG_CACHE_HOME/tokencli/code-cache/v26/light-token-AbCdEfGhIjKlMnOp" ;;',
     'esac',
   ].join('\n');
@@ -273,17 +274,17 @@ const slowUse = `async (caches, signal) => {
   const { writeFileSync } = await import('node:fs');
   writeFileSync(process.env.FAKE_DIR + '/use-began', '');
   await runChild('sleep', ['5'], { signal });
+  writeFileSync(process.env.FAKE_DIR + '/use-ended', '');
 }`;
 
 test.runIf(posix)(
   'a build interrupted while it trains (SIGTERM to the builder alone, as a cancelled job) stops the run under way and the service, removes its training directory and ends by that signal (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
     const build = startBuild(fakeTokencli());
-    const began = Date.now();
     await interrupt(build, 'version-began', 'SIGTERM', { group: false });
     // Not one more run, nor the rest of the slow one.
     expect(runs(build.dir)).toEqual(['serve', '--version']);
-    expect(Date.now() - began).toBeLessThan(1_900);
+    expect(existsSync(join(build.dir, 'version-ended'))).toBe(false);
   },
 );
 
@@ -300,10 +301,15 @@ test.runIf(posix)(
   'a build interrupted after the training, while it builds again with the caches, stops that too, cleans up the same and ends by the signal, by Ctrl-C or SIGTERM alone (skipped on Windows: POSIX signals and a #! sh script)',
   async () => {
     const fast = fakeTokencli().replace('sleep 2 </dev/null >/dev/null 2>&1; ', '');
-    await interrupt(startBuild(fast, { use: slowUse }), 'use-began', 'SIGINT', { group: true });
-    const began = Date.now();
-    await interrupt(startBuild(fast, { use: slowUse }), 'use-began', 'SIGTERM', { group: false });
-    expect(Date.now() - began).toBeLessThan(4_000);
+    for (const [signal, group] of [
+      ['SIGINT', true],
+      ['SIGTERM', false],
+    ] as const) {
+      const build = startBuild(fast, { use: slowUse });
+      await interrupt(build, 'use-began', signal, { group });
+      // The build's child was stopped, not waited for.
+      expect(existsSync(join(build.dir, 'use-ended'))).toBe(false);
+    }
   },
 );
 
@@ -324,11 +330,11 @@ test.runIf(posix)(
     const group = -(build.child.pid as number);
     process.kill(group, 'SIGINT');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const second = Date.now();
     process.kill(group, 'SIGINT');
     expect(await build.ended).toMatchObject({ code: null, signal: 'SIGINT', stderr: '' });
-    expect(Date.now() - second).toBeLessThan(2_000);
-    // Left for a later build to remove (below); the service, to afterEach.
+    // Not waited for (it would have been killed 5 s after the first): left to afterEach, and the
+    // training directory for a later build to remove (below).
+    expect(serviceRuns(build.dir)).toBe(true);
     expect(trainingDirs(build.tmp)).toHaveLength(1);
   },
 );
