@@ -255,14 +255,17 @@ check_install_dir() {
     [ ! -d "$install_dir/$program" ] || fail "$install_dir/$program is a directory; nothing installed"
   else
     [ -d "$dir" ] || fail "cannot create $install_dir: $dir is not a directory"
-    [ -w "$dir" ] && [ -x "$dir" ] ||
+    # Closed to this user, $dir hides whether the install directory below it exists.
+    [ -x "$dir" ] ||
+      fail "cannot reach $install_dir: cannot enter $dir; set TOKENCLI_INSTALL_DIR to a directory you can write"
+    [ -w "$dir" ] ||
       fail "cannot create $install_dir: cannot write to $dir; set TOKENCLI_INSTALL_DIR to a directory you can write"
   fi
 }
 
 # Removes the directories this run made for tokencli, when it installed nothing in them.
 unmake() {
-  printf '%s' "${made:-}" | while IFS= read -r dir; do rmdir -- "$dir" 2>/dev/null || break; done
+  printf '%s' "${made:-}" | while IFS= read -r dir; do rmdir -- "$dir" 2>/dev/null || [ ! -e "$dir" ] || break; done
 }
 
 # Removes, from DIR itself (not below it), the staging directories of runs that were killed before
@@ -447,6 +450,8 @@ main() {
           words=$(awk 'NF && !/^\[[0-9]+\] Downloading / { last = $0 } END { print last }' "$tmp/wget.log" |
             printable)
           if [ "$status" = 0 ]; then
+            # The same of an error answer other than a 404 (a 410, a 403, a 5xx): its status kept.
+            keep_status "$words"
             say "wget: nothing downloaded${words:+: $words}" >&2
           else
             [ "$status" != 8 ] || keep_status "$words"
@@ -564,8 +569,9 @@ main() {
   # nothing gets installed.
   dir=$install_dir
   while [ -n "$dir" ] && [ ! -e "$dir" ] && [ ! -L "$dir" ]; do
-    made="$made$dir
-"
+    # Not a name mkdir makes: `a/b/` is a/b, `a/.` is a, and `a/b/..` too, each listed next.
+    case ${dir##*/} in "" | . | ..) ;; *) made="$made$dir
+" ;; esac
     case $dir in */*) dir=${dir%/*} ;; *) break ;; esac
   done
   run "cannot create $install_dir" mkdir -p -- "$install_dir"

@@ -105,6 +105,21 @@ server.listen(0, '127.0.0.1', () => console.log(server.address().port));
 process.stdin.resume().on('end', () => process.exit(0));
 `;
 
+/** A server that answers every request with the status and reason given as its arguments. */
+const STATUS_SERVER = `
+const [status, reason] = process.argv.slice(-2);
+const server = require('node:http').createServer((request, response) => {
+  response.writeHead(Number(status), reason, { 'Content-Length': 0, Connection: 'close' }).end();
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.stdin.resume().on('end', () => process.exit(0));
+`;
+
+/** {@link STATUS_SERVER}: a download server whose every answer is `status` (410 Gone, say). */
+export function serveStatus(status: number, reason: string): Promise<ReleaseServer> {
+  return serverProcess(STATUS_SERVER, tempDir('tokencli-status-server-'), [String(status), reason], 'http');
+}
+
 /** {@link HOSTILE_REASON_SERVER}: a download server whose words are hostile to a terminal. */
 export function serveHostileReason(): Promise<ReleaseServer> {
   return serverProcess(HOSTILE_REASON_SERVER, tempDir('tokencli-hostile-server-'), [], 'http');

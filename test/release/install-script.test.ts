@@ -39,6 +39,7 @@ import {
   serveOversized,
   serveRedirects,
   serveRelease,
+  serveStatus,
   sha256File,
   THIS_PLATFORM,
   writeSums,
@@ -288,9 +289,21 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       mkdirSync(closed);
       chmodSync(closed, 0o555);
       try {
+        // Closed to all but root: whether anything below it exists is hidden.
+        const sealed = join(open, 'sealed');
+        mkdirSync(join(sealed, 'sub', 'bin'), { recursive: true });
+        chmodSync(sealed, 0o700);
         for (const [installDir, message] of [
           [closed, `cannot write to ${closed}`],
           [join(closed, 'bin'), `cannot create ${join(closed, 'bin')}: cannot write to ${closed}`],
+          ...(asRoot
+            ? ([
+                [
+                  join(sealed, 'sub', 'bin'),
+                  `cannot reach ${join(sealed, 'sub', 'bin')}: cannot enter ${sealed}`,
+                ],
+              ] as const)
+            : []),
         ] as const) {
           const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir }, [
             ...user,
@@ -616,6 +629,26 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(relative.stdout).toContain(`installed: ${join(realpathSync(home), 'rel', 'tokencli')}\n`);
     expect(readdirSync(join(elsewhere, 'rel'))).toEqual([]);
   });
+
+  test.each([
+    ['a trailing slash', 'a/b/c/'],
+    ['a "." in it', 'a/./b/c'],
+    ['a ".." in it', 'a/b/c/..'],
+  ])(
+    'an install refused once its directories are made removes them all, with %s in TOKENCLI_INSTALL_DIR',
+    async (_, path) => {
+      const { dir } = fakeRelease('9.8.7', THIS_PLATFORM, '#!/bin/sh\necho 1.0.0\n');
+      const server = await serve(dir);
+      const home = tempDir('tokencli-install-home-');
+      const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: `${home}/${path}` });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        /^tokencli install: the tokencli in \S+ is not version 9\.8\.7; nothing installed\n$/,
+      );
+      expect(readdirSync(home)).toEqual([]);
+      expect(run.leftInTmp).toEqual([]);
+    },
+  );
 
   test.each([
     [
@@ -1373,6 +1406,28 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe('ERROR 404: Not Found red link 31mc1\tdone /home/jörg/ダウンロード [a] |b\\c\n');
   });
+
+  test.runIf(process.platform === 'linux')(
+    'a 410 (Gone) is a missing release as a 404 is, by curl, wget and wget2 (which ends with status 0 on it)',
+    async () => {
+      const server = await serveStatus(410, 'Gone');
+      try {
+        const downloaders: Array<[string, Record<string, string>]> = [
+          ['curl', {}],
+          ['wget', { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']) }],
+        ];
+        if (wget2)
+          downloaders.push(['wget2', { PATH: pathWithWget2(), HOME: tempDir('tokencli-wget2-home-') }]);
+        for (const [, env] of downloaders)
+          expectRefused(
+            install(server.url, { TOKENCLI_VERSION: '9.8.7', ...env }),
+            /^tokencli install: cannot download \S+\/SHA256SUMS \(.*410.*\): no release there; check TOKENCLI_DOWNLOAD_URL, the base URL of a release's files$/m,
+          );
+      } finally {
+        await server.close();
+      }
+    },
+  );
 
   test.runIf(process.platform === 'linux')(
     "a server's words in a downloader's complaint reach the terminal without escape sequences",
