@@ -7,6 +7,10 @@
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+// The library's own rules (built by `npm run build`, which `npm run build:release` runs first): the
+// one the file store's sweep of dead writers' files keeps, and ASCII digits.
+import { processAlive } from '../../dist/fs/process-alive.js';
+import { isAsciiDigits } from '../../dist/text/ascii-digits.js';
 
 const PREFIX = 'tokencli-training-';
 
@@ -39,7 +43,8 @@ export function removeLeftTrainingDirs(parent, now = Date.now()) {
   for (const name of names) {
     if (!name.startsWith(PREFIX)) continue;
     const pid = builderOf(name);
-    if (pid === process.pid || (pid !== undefined && runs(pid))) continue;
+    // Its own build's (this one's, too) while it runs.
+    if (pid !== undefined && processAlive(pid)) continue;
     const path = join(parent, name);
     try {
       const stats = lstatSync(path);
@@ -58,16 +63,5 @@ function builderOf(name) {
   const rest = name.slice(PREFIX.length);
   const dash = rest.indexOf('-');
   const digits = rest.slice(0, dash);
-  if (dash < 1 || ![...digits].every((c) => c >= '0' && c <= '9')) return undefined;
-  return Number(digits);
-}
-
-/** Whether a process with this id runs (EPERM: it does, as another user's). */
-function runs(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
+  return dash > 0 && isAsciiDigits(digits) ? Number(digits) : undefined;
 }

@@ -8,6 +8,7 @@
 // Synchronous calls, like lock.ts: a directory listing and a few lstat/unlink calls.
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { processAlive } from './process-alive.js';
 
 /**
  * A temp file older than this is an orphan whatever its pid says (the pid may have been reused,
@@ -21,17 +22,6 @@ export const STALE_TEMP_MS = 60_000;
 function tempPattern(file: string): RegExp {
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^${escaped}\\.(\\d+)\\.[0-9a-z]+\\.\\d+\\.[0-9a-z]*\\.tmp$`);
-}
-
-/** Whether a process with this pid exists on this machine (EPERM: it exists, owned by someone else). */
-function processAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The temporary files of `path` in its directory, with the pid in their names. */

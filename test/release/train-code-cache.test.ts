@@ -142,6 +142,9 @@ async function interrupt(
   expect(serviceRuns(build.dir)).toBe(false);
 }
 
+/** The fake tokencli's `serve`: its id in `$FAKE_DIR/serve.pid`, its address line, then it runs on. */
+const FAKE_SERVE = `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`;
+
 /** Whether the process whose id the fake service wrote to `dir`/serve.pid still runs. */
 function serviceRuns(dir: string): boolean {
   const pidFile = join(dir, 'serve.pid');
@@ -161,7 +164,7 @@ test.runIf(posix)(
       [
         'case "$1" in',
         '  --version) echo 0.1.0 ;;',
-        `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
+        FAKE_SERVE,
         '  token) echo "warning: something first" >&2; echo "error: the service refused the client" >&2; exit 3 ;;',
         'esac',
       ].join('\n'),
@@ -177,14 +180,7 @@ test.runIf(posix)(
 test.runIf(posix)(
   'a built executable killed by a signal says which (skipped on Windows: the fake tokencli is a #! sh script)',
   () => {
-    const run = train(
-      [
-        'case "$1" in',
-        `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
-        '  *) kill -SEGV $$ ;;',
-        'esac',
-      ].join('\n'),
-    );
+    const run = train(['case "$1" in', FAKE_SERVE, '  *) kill -SEGV $$ ;;', 'esac'].join('\n'));
     expect(run.stderr).toBe(
       'build-sea: training the code caches, `tokencli --version` was killed by SIGSEGV\n',
     );
@@ -213,14 +209,7 @@ test.runIf(posix)(
 test.runIf(posix)(
   'an executable that answers but writes no code cache is said in one line, with the likely cause (skipped on Windows: the fake tokencli is a #! sh script)',
   () => {
-    const run = train(
-      [
-        'case "$1" in',
-        `  serve) echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
-        '  *) echo fine ;;',
-        'esac',
-      ].join('\n'),
-    );
+    const run = train(['case "$1" in', FAKE_SERVE, '  *) echo fine ;;', 'esac'].join('\n'));
     expect(run.stderr).toBe(
       `build-sea: training the code caches, the executable wrote none under ${join(run.dir, 'training', 'cache')}: may others or their group write a directory above it?\n`,
     );
@@ -255,7 +244,7 @@ function fakeTokencli({ stubborn = false } = {}) {
   return [
     'echo "$1" >> "$FAKE_DIR/runs"',
     'case "$1" in',
-    `  serve) ${stubborn ? "trap '' INT TERM; " : ''}echo $$ > "$FAKE_DIR/serve.pid"; echo '{"base_url":"http://127.0.0.1:9"}'; exec sleep 30 ;;`,
+    stubborn ? FAKE_SERVE.replace('serve) ', "serve) trap '' INT TERM; ") : FAKE_SERVE,
     // (The sleep holds none of the run's pipes, which a run's end waits for, as the executable's
     // runs start nothing that outlives them.)
     '  --version) touch "$FAKE_DIR/version-began"; sleep 2 </dev/null >/dev/null 2>&1; touch "$FAKE_DIR/version-ended"; echo 0.1.0 ;;',
