@@ -129,7 +129,9 @@ const codeCaches = process.env.TOKENCLI_SEA_CODE_CACHE !== '0';
 /** Writes the executable with these assets; `signal` (interruptible.mjs) stops it. */
 async function buildExecutable(withAssets, signal) {
   const config = {
-    main: join(root, 'bin', 'tokencli.js'),
+    // Relative to the checkout (the build runs there): node keeps this name in the executable, for
+    // its stack traces, and the build machine's own path is no business of the executable's.
+    main: 'bin/tokencli.js',
     mainFormat: 'commonjs',
     executable: node,
     output: exe,
@@ -145,7 +147,11 @@ async function buildExecutable(withAssets, signal) {
   };
   const configPath = join(out, 'sea-config.json');
   writeFileSync(configPath, JSON.stringify(config, null, 2));
-  await runChild(node, ['--build-sea', configPath], { stdio: ['ignore', 'ignore', 'inherit'], signal });
+  await runChild(node, ['--build-sea', configPath], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    signal,
+  });
   // macOS runs no binary whose signature does not match it, and the blob broke node's: signed anew
   // (ad hoc; a Developer ID signature and notarization would be the release's next step).
   if (process.platform === 'darwin') await runChild('codesign', ['--sign', '-', '--force', exe], { signal });
