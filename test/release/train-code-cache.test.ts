@@ -5,7 +5,6 @@
  * .ci/run's release build, which build-sea.mjs runs in the system's temporary directory.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
 import {
   chmodSync,
   existsSync,
@@ -18,6 +17,7 @@ import {
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
+import { collectOutput } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -84,15 +84,8 @@ function startBuild(
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const ended = once(child, 'close').then(([code, signal]) => ({ code, signal, stdout, stderr }));
+  // Its whole output once it has closed; no test waits as long as the timeout.
+  const ended = collectOutput(child, 120_000);
   started.push(child.pid as number);
   return { child, dir, tmp, ended };
 }
