@@ -93,9 +93,17 @@ export class DbusConnection {
     });
   }
 
-  /** Starts a fresh `timeoutMs` budget for the steps that follow (one keychain call each). */
-  newBudget(): void {
-    this.#deadline = Date.now() + this.#timeoutMs;
+  /** Whether it has been closed, or its socket has ended: no call is answered any more. */
+  get closed(): boolean {
+    return this.#closed || this.#failure !== undefined;
+  }
+
+  /**
+   * Starts a fresh `timeoutMs` budget for the steps that follow (one keychain call each), `graceMs`
+   * longer where a caller's own limit of the same length is to be the one that fires.
+   */
+  newBudget(graceMs = 0): void {
+    this.#deadline = Date.now() + this.#timeoutMs + graceMs;
   }
 
   /**
