@@ -149,7 +149,7 @@ const runFunctionsLeftOutPlugin = {
 
 /**
  * The keychain's client (src/cli/launcher/light-keychain.ts), a light bundle the others import on
- * demand: open-store.ts's `import()`s of its three modules become `__import("tokencli:light-keychain")`,
+ * demand: open-store.ts's `import()`s of its modules become `__import("tokencli:light-keychain")`,
  * which the launcher answers with that bundle (bin/tokencli.js). The answers that never open the
  * keychain, a cached token from the credentials file first, then carry none of its code. The error
  * it throws is its own copy of TokencliError, which `instanceof` still knows (src/errors.ts).
@@ -159,7 +159,10 @@ const keychainImportedOnDemandPlugin = {
   name: 'keychain-imported-on-demand',
   setup(pluginBuild) {
     pluginBuild.onResolve(
-      { filter: /^\.\/(secret-service-probe|dbus-read-keychain-store|keychain-store)\.js$/ },
+      {
+        filter:
+          /^\.\/(secret-service-probe|secret-service-entries|keychain-store|native-keychain-entries)\.js$/,
+      },
       (args) =>
         args.kind === 'dynamic-import' && /[\\/]store[\\/]open-store\.ts$/.test(args.importer)
           ? { path: `tokencli:${KEYCHAIN_BUNDLE}`, external: true }

@@ -12,10 +12,10 @@
 import { join } from 'node:path';
 import { InputError, TokencliError } from '../errors.js';
 import { errorLine } from '../text/error-line.js';
-import type { TokensLookup } from './dbus-read-keychain-store.js';
 import { FileStore } from './file-store.js';
-import type { KeychainStore, KeyringModule } from './keychain-store.js';
 import { MemoryStore } from './memory-store.js';
+import type { KeyringModule } from './native-keychain-entries.js';
+import type { EntryLookup } from './secret-service-entries.js';
 import type { CredentialStore, StoreKind } from './types.js';
 
 export interface OpenStoreOptions {
@@ -33,16 +33,10 @@ export interface OpenStoreOptions {
   /** How long a keychain probe or call may take before it is given up (default 3000 ms). */
   keychainTimeoutMs?: number | undefined;
   /**
-   * For the cached-token fast path (src/cli/launcher/light-token.ts): on the Secret Service platforms the
-   * keychain store reads the token record over the probe's own D-Bus connection and loads the
-   * native keyring module only when it needs it (dbus-read-keychain-store.ts). Without it, the
-   * module is loaded here, and a module that does not load makes the default store the file.
-   */
-  lazyKeyring?: boolean | undefined;
-  /**
-   * With `lazyKeyring`: the profile whose tokens the run reads first. Their keychain lookup is
-   * sent with the probe's own calls, so that the probe and the read take two round trips to the
-   * Secret Service in all, not five.
+   * The profile whose tokens the run reads first (the cached-token fast path,
+   * src/cli/launcher/light-token.ts). On the Secret Service platforms their keychain lookup is sent
+   * with the probe's own calls, so that the probe and the read take two round trips in all, not
+   * four.
    */
   tokensProfile?: string | undefined;
   /** The file store's `leaveDamagedFile` (file-store.ts), for the same cached-token fast path. */
@@ -52,7 +46,7 @@ export interface OpenStoreOptions {
 const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3_000;
 const STORE_KINDS: ReadonlySet<string> = new Set<StoreKind>(['keychain', 'file', 'none']);
 
-/** Platforms whose keychain is the Secret Service on D-Bus (keyring-rs's choice). */
+/** Platforms whose keychain is the Secret Service on D-Bus, spoken in JavaScript (no native code). */
 const SECRET_SERVICE_PLATFORMS: ReadonlySet<NodeJS.Platform> = new Set([
   'linux',
   'freebsd',
@@ -83,7 +77,6 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
   const opened = await openKeychain(
     options.keychainTimeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS,
     warn,
-    options.lazyKeyring ?? false,
     options.tokensProfile,
   );
   if ('store' in opened) return opened.store;
@@ -105,57 +98,40 @@ export async function openStore(options: OpenStoreOptions): Promise<CredentialSt
 async function openKeychain(
   timeoutMs: number,
   warn: (line: string) => void,
-  lazyKeyring: boolean,
   tokensProfile: string | undefined,
 ): Promise<{ store: CredentialStore } | { reason: string }> {
-  const secretService = SECRET_SERVICE_PLATFORMS.has(process.platform);
-  if (secretService && lazyKeyring) {
+  const { KeychainStore, tokensAccount } = await import('./keychain-store.js');
+  if (SECRET_SERVICE_PLATFORMS.has(process.platform)) {
     const { openSecretService } = await import('./secret-service-probe.js');
-    const { DbusReadKeychainStore, lookUpTokens } = await import('./dbus-read-keychain-store.js');
-    let sentLookup: TokensLookup | undefined;
+    const { SecretServiceEntries, lookUpEntry } = await import('./secret-service-entries.js');
+    let lookup: EntryLookup | undefined;
     const probe = await openSecretService(timeoutMs, process.env, {
       alongside: (connection) => {
-        if (tokensProfile !== undefined) sentLookup = lookUpTokens(connection, tokensProfile);
+        if (tokensProfile !== undefined) lookup = lookUpEntry(connection, tokensAccount(tokensProfile));
       },
     });
     if (!probe.ok) return { reason: probe.reason };
-    const openNative = async () => {
-      const native = await loadNativeStore(timeoutMs, warn);
-      if ('store' in native) return native.store;
-      throw new TokencliError(`the OS keychain cannot be used: ${native.reason}`, {
-        code: 'store',
-        reason: 'keychain_unavailable',
-      });
+    const reopen = async () => {
+      const again = await openSecretService(timeoutMs);
+      if (!again.ok) throw new Error(again.reason);
+      return again.connection;
     };
-    return { store: new DbusReadKeychainStore({ connection: probe.connection, sentLookup, openNative }) };
+    const entries = new SecretServiceEntries(probe.connection, { lookup, reopen });
+    return { store: new KeychainStore({ entries, timeoutMs, warn }) };
   }
-  if (secretService) {
-    const { probeSecretService } = await import('./secret-service-probe.js');
-    const probe = await probeSecretService(timeoutMs);
-    if (!probe.ok) return { reason: probe.reason };
-  }
-  const opened = await loadNativeStore(timeoutMs, warn);
-  if (!('store' in opened) || secretService) return opened;
-  // macOS and Windows: one real read of an entry nobody writes proves the keychain answers.
-  try {
-    await opened.store.getClientSecret('.probe');
-  } catch (error) {
-    return { reason: error instanceof Error ? error.message : String(error) };
-  }
-  return opened;
-}
-
-/** Loads `@napi-rs/keyring` and builds the KeychainStore on it. */
-async function loadNativeStore(
-  timeoutMs: number,
-  warn: (line: string) => void,
-): Promise<{ store: KeychainStore } | { reason: string }> {
   let keyring: KeyringModule;
   try {
     keyring = await import('@napi-rs/keyring');
   } catch (error) {
     return { reason: `the keyring module does not load: ${errorLine(error)}` };
   }
-  const { KeychainStore } = await import('./keychain-store.js');
-  return { store: new KeychainStore({ keyring, timeoutMs, warn }) };
+  const { NativeKeychainEntries } = await import('./native-keychain-entries.js');
+  const store = new KeychainStore({ entries: new NativeKeychainEntries(keyring), timeoutMs, warn });
+  // macOS and Windows: one real read of an entry nobody writes proves the keychain answers.
+  try {
+    await store.getClientSecret('.probe');
+  } catch (error) {
+    return { reason: error instanceof Error ? error.message : String(error) };
+  }
+  return { store };
 }

@@ -18,7 +18,7 @@
  * `process.binding` is node's own (under `--pending-deprecation` node replaces it with one that
  * warns) and callable (the permission model refuses it). Anywhere else {@link pipeHandleBindings}
  * says no and bus-socket.ts uses `node:net`, which the tests run on every Node line as well
- * (test/store/bus-socket.test.ts, test/store/secret-service-reader.test.ts).
+ * (test/store/bus-socket.test.ts, test/store/secret-service-entries.test.ts).
  *
  * When to drop it: when the suite fails on a new Node line because of this file (leave the line
  * out of TESTED_NODE_MAJORS and it gets `node:net`), when `process.binding` goes, or when loading

@@ -1,11 +1,12 @@
 /**
  * Asks the Secret Service (Linux and BSD keychains) whether it can serve us, in plain JavaScript
- * over the D-Bus socket, before the native keyring module is touched.
+ * over the D-Bus socket, and keeps the connection for the keychain's entries
+ * (secret-service-entries.ts).
  *
- * Why not ask the native module: on Linux `@napi-rs/keyring` connects to D-Bus synchronously when
- * an entry is constructed, so a bus that accepts connections and never answers blocks the event
- * loop for good. A worker thread does not help either: a thread stuck in native code cannot be
- * terminated, and Node then never exits. A socket we own can be destroyed after a few seconds
+ * Why not the native module there: on Linux `@napi-rs/keyring` connects to D-Bus synchronously
+ * when an entry is constructed, so a bus that accepts connections and never answers blocks the
+ * event loop for good. A worker thread does not help either: a thread stuck in native code cannot
+ * be terminated, and Node then never exits. A socket we own can be destroyed after a few seconds
  * (docs/contract.md §2.7: a hanging keychain call is given up).
  *
  * The probe checks what would otherwise hang or prompt: the bus answers, a Secret Service is
@@ -66,7 +67,7 @@ export async function probeSecretService(
 }
 
 /** ReadAlias(in s name, out o collection): "/" when there is no such alias. */
-const READ_DEFAULT_ALIAS = {
+export const READ_DEFAULT_ALIAS = {
   ...SECRETS,
   interface: SERVICE_INTERFACE,
   member: 'ReadAlias',
@@ -100,7 +101,7 @@ export interface OpenSecretServiceOptions {
 
 /**
  * Runs the probe and, when it passes, keeps its connection open for reading an item
- * (secret-service-reader.ts). Never rejects, never takes longer than about `timeoutMs`.
+ * (secret-service-entries.ts). Never rejects, never takes longer than about `timeoutMs`.
  *
  * The probe's calls go out with the handshake, and so do the calls `alongside` makes when it is
  * given the connection (a lookup the caller will want next): with a service that serves the

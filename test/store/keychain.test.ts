@@ -23,7 +23,7 @@ import {
 
 const missing = missingSecretServiceTools();
 const secretTool = missingSecretServiceTools(['secret-tool']) === undefined || partsRequired();
-const READER_CHILD = resolve(import.meta.dirname, 'fixtures/reader-child.mjs');
+const ENTRIES_CHILD = resolve(import.meta.dirname, 'fixtures/entries-child.mjs');
 /** What an `open` report says about the store it got. */
 const pick = (report: ChildReport | undefined) => ({
   kind: report?.kind,
@@ -63,7 +63,8 @@ describe.skipIf(skip)(title, () => {
       ci: { ...base, access_token: 'second-ci-token' },
       listed: ['ci', 'work'],
       ciAfterDelete: null,
-      keyringLoaded: true,
+      // The Secret Service platforms' keychain is JavaScript: no native code is loaded.
+      keyringLoaded: false,
     });
 
     expect(read?.error).toBeUndefined();
@@ -72,6 +73,7 @@ describe.skipIf(skip)(title, () => {
       work: { ...base, access_token: 'keychain-access-token', email: 'work@example.com' },
       workSecret: 'work-client-secret',
       listed: ['work'],
+      keyringLoadedByStore: false,
       broken: null,
       afterLogout: { work: null, secret: null, listed: [] },
     });
@@ -94,12 +96,12 @@ describe.skipIf(skip)(title, () => {
     const run = await runSession(
       {
         keyring: 'locked',
-        body: `${child('open')}; ${child('open', 'keychain')}; ${child('lazy-open')}; ${child('lazy-open', 'keychain')}`,
+        body: `${child('open')}; ${child('open', 'keychain')}; ${child('fast-open')}; ${child('fast-open', 'keychain')}`,
       },
       env,
       configDir,
     );
-    const [fallback, explicit, lazyFallback, lazyExplicit] = run.reports;
+    const [fallback, explicit, fastFallback, fastExplicit] = run.reports;
     expect(fallback, run.stderr).toMatchObject({
       kind: 'file',
       location: join(configDir, 'credentials.json'),
@@ -112,34 +114,35 @@ describe.skipIf(skip)(title, () => {
       hint: expect.stringMatching(/^unlock the keyring and try again .*, or use --store file/),
     });
     expect(explicit?.warnings).toEqual([]);
-    // The fast path's store (lazyKeyring) decides the same, without loading the native module.
-    expect(lazyFallback).toMatchObject({ ...pick(fallback), keyringLoaded: false });
-    expect(lazyExplicit).toMatchObject({ error: explicit?.error, warnings: [], keyringLoaded: false });
+    // The fast path's store decides the same; no native module is loaded either way.
+    expect(fallback).toMatchObject({ keyringLoaded: false });
+    expect(fastFallback).toMatchObject({ ...pick(fallback), keyringLoaded: false });
+    expect(fastExplicit).toMatchObject({ error: explicit?.error, warnings: [], keyringLoaded: false });
   });
 
-  it('the fast path reads a record the native module wrote, identically, without loading the module', async () => {
+  it('the fast path reads a record with the lookup it sent beside the probe, as any store reads it', async () => {
     const { env, configDir } = sandbox();
-    const body = `${child('write')} && ${child('lazy-read')} && ${child('read')}`;
+    const body = `${child('write')} && ${child('fast-read')} && ${child('read')}`;
     const run = await runSession({ keyring: 'unlocked', body }, env, configDir);
     expect(run.reports, run.stderr).toHaveLength(3);
-    const [, lazy, read] = run.reports;
+    const [, fast, read] = run.reports;
     expect(read?.work).toMatchObject({ access_token: 'keychain-access-token' });
-    expect(lazy).toMatchObject({
+    expect(fast).toMatchObject({
       kind: 'keychain',
       location: 'OS keychain (Secret Service)',
       work: read?.work,
       keyringLoadedAfterRead: false,
       stderrMadeByRead: false,
-      // Later calls, and entries the reader does not find, go to the native module.
+      // Later reads search anew, over the same connection.
       secondRead: read?.work,
       absent: null,
-      keyringLoaded: true,
+      keyringLoaded: false,
       warnings: [],
     });
   });
 
   it.skipIf(!secretTool)(
-    'the JavaScript reader reads what the native module reads, and declines the rest',
+    'what @napi-rs/keyring wrote the JavaScript entries read, and the other way round; both refuse the same',
     async () => {
       const { env, configDir } = sandbox();
       // Planted behind tokencli's back: two items matching one entry, and a secret that is not UTF-8.
@@ -149,25 +152,59 @@ describe.skipIf(skip)(title, () => {
         plant('one', 'a', 'dup/tokens', 'copy', '1'),
         plant('two', 'b', 'dup/tokens', 'copy', '2'),
         plant('bin', '\\377\\376', 'binary/tokens'),
-        `"$NODE" "${READER_CHILD}" "$DIST_URL"`,
+        // An entry in another keyring than the default: a write gives it its new secret there.
+        `printf old | secret-tool store --collection=session --label=moved service tokencli username moved/tokens`,
+        `"$NODE" "${ENTRIES_CHILD}" "$DIST_URL"`,
       ].join(' && ');
       const run = await runSession({ keyring: 'unlocked', body }, env, configDir);
       const [report] = run.reports;
       expect(report, run.stderr).toBeDefined();
-      expect(report?.cases).toEqual(Array(4).fill({ nativeSame: true, jsSame: true, js: 'same' }));
+      expect(report?.nativeToJs).toEqual(Array(4).fill('same'));
+      expect(report?.jsToNative).toEqual(Array(4).fill('same'));
       // Read over node's pipe handle and over node:net alike, where this node allows the handle.
       expect(report?.socketKinds).toEqual(pipeHandleBindings() ? ['pipe-handle', 'net'] : ['net']);
-      expect(report?.['absent/tokens']).toEqual({ native: { value: null }, js: { unread: 'no such item' } });
+      const written = ['js0', 'js1', 'js2', 'js3', 'native0', 'native1', 'native2', 'native3'];
+      const listed = [
+        ...written.map((name) => `${name}/tokens`),
+        'binary/tokens',
+        'dup/tokens',
+        'dup/tokens',
+        'moved/tokens',
+      ].sort();
+      expect(report?.jsAccounts).toEqual(listed); // each written once, though the JavaScript wrote twice
+      expect(report?.nativeAccounts).toEqual(listed);
+      expect(report?.moved).toEqual({ js: { value: 'new' }, native: 'new', items: 1 });
+      expect(report?.afterRemoval).toEqual({
+        nativeReadsJsRemoved: null,
+        jsReadsNativeRemoved: { value: null },
+      });
+      expect(report?.['absent/tokens']).toEqual({ native: { value: null }, js: { value: null } });
       expect(report?.['dup/tokens']).toMatchObject({
         native: { error: expect.any(String) },
-        js: { unread: 'several items match' },
+        js: { error: '2 entries match "dup/tokens"' },
       });
       expect(report?.['binary/tokens']).toMatchObject({
         native: { error: expect.any(String) },
-        js: { unread: 'the secret is not UTF-8 text' },
+        js: { error: 'the entry "binary/tokens" is not UTF-8 text' },
       });
     },
   );
+
+  it('a keyring locked after the store opened: no unlock prompt is shown, and the next call says it is locked', async () => {
+    const { env, configDir } = sandbox();
+    const run = await runSession(
+      { keyring: 'unlocked', body: child('locked-later', 'keychain') },
+      env,
+      configDir,
+    );
+    expect(run.reports[0], run.stderr).toMatchObject({
+      kind: 'keychain',
+      // gnome-keyring asks for its unlock prompt, which tokencli dismisses rather than show.
+      read: 'the OS keychain (Secret Service) failed (read): the keyring that holds the entry is locked',
+      write: 'the OS keychain (Secret Service) failed (write): the default keyring is locked',
+      keyringLoaded: false,
+    });
+  });
 
   it('falls back when the Secret Service has no default keyring yet', async () => {
     const { env, configDir } = sandbox();

@@ -88,9 +88,7 @@ export async function cachedToken(ctx: CommandContext, minTtlFlag: string): Prom
           ...options,
           // Said as a warning rather than announced and recorded: the full CLI does that.
           onFallback: undefined,
-          // On Linux the token is read over the keychain probe's D-Bus connection, without loading
-          // the native keyring module; anything but a plain read falls back to it (open-store.ts).
-          lazyKeyring: true,
+          // On Linux the profile's keychain lookup goes out with the probe's calls (open-store.ts).
           tokensProfile: profile,
           // Reading a damaged credentials file would move it aside: that, and its warning, are
           // left to the full CLI; the read throws instead.

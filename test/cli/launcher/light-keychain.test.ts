@@ -19,10 +19,16 @@ describe('the light bundles and the keychain client', () => {
     (name) => name.startsWith('light-') && name.endsWith('.cjs') && name !== 'light-keychain.cjs',
   );
 
-  test('light-keychain.cjs carries the D-Bus client and the stores built on it', () => {
+  test('light-keychain.cjs carries the D-Bus client, the keychain store and the entries it keeps', () => {
     const bundle = read('light-keychain.cjs');
     for (const code of DBUS_CLIENT) expect(bundle).toContain(code);
-    for (const name of ['DbusReadKeychainStore', 'KeychainStore', 'openSecretService', 'probeSecretService'])
+    for (const name of [
+      'KeychainStore',
+      'SecretServiceEntries',
+      'NativeKeychainEntries',
+      'openSecretService',
+      'probeSecretService',
+    ])
       expect(bundle).toContain(`${name}: () => ${name}`);
   });
 
