@@ -10,7 +10,8 @@
  *   the ES module chunks of dist/ cannot be imported from inside the executable;
  * - sea-imports.cjs: the packages the bundles import on demand (undici, chalk, open, xml-crypto,
  *   @xmldom/xmldom), bundled, and the loader of the keychain's native addon (src/sea/);
- * - keyring.node: this platform's `@napi-rs/keyring` addon;
+ * - keyring.node, on macOS and Windows: that platform's `@napi-rs/keyring` addon (Linux's
+ *   keychain needs none);
  * - NAME.code-cache: V8's code cache of each of those scripts, made by running the executable
  *   once built (train-code-cache.mjs), which is then built again with them.
  *
@@ -100,7 +101,9 @@ function keyringAddon() {
   if (!file) throw new Error(`no .node file in ${pkgDir}`);
   return join(pkgDir, file);
 }
-assets['keyring.node'] = keyringAddon();
+// Linux and the BSDs reach the Secret Service over D-Bus in JavaScript (src/store/open-store.ts):
+// their executable carries no native code of ours.
+if (process.platform === 'darwin' || process.platform === 'win32') assets['keyring.node'] = keyringAddon();
 
 /**
  * The npm registry's Linux node carries debug information and symbols (150 MB, 49 MB gzipped); without

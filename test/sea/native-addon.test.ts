@@ -95,8 +95,9 @@ describe('the executable native addon', () => {
   });
 
   test('other addons’ copies (other releases’) are handed to the launcher’s pruning, keeping one, when one is written', () => {
-    // The rule itself is the launcher's (bin/tokencli.js removeAllButLatest); the executable's
-    // end-to-end tests see it applied (test/e2e/executable-native-trust.test.ts).
+    // The rule itself is the launcher's (bin/tokencli.js removeAllButLatest), seen applied to its
+    // code caches (test/e2e/code-cache.test.ts); only the macOS and Windows executables carry an
+    // addon, so only their runners see it applied to addons.
     const dir = join(tempDir(), 'native');
     mkdirSync(dir, { mode: 0o700 });
     const copies = { older: 'a'.repeat(64), newer: 'b'.repeat(64) };
