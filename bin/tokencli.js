@@ -561,9 +561,9 @@ const launch = (async function launch() {
   saveCodeCaches(code === false);
   if (code !== false) {
     // Answered. On Linux every write to stdout/stderr (file, pipe, terminal) is synchronous, as is
-    // the version's write anywhere, so nothing is pending: leaving now skips tearing down the
-    // keychain's native D-Bus client, which costs tens of milliseconds after the work is done
-    // (bench/keychain.mjs), and node's teardown of the environment.
+    // the version's write anywhere, so nothing is pending: leaving now skips closing the
+    // keychain's D-Bus connection (the native client's teardown once cost tens of milliseconds
+    // after the work was done, bench/keychain.mjs) and node's teardown of the environment.
     if (process.platform === 'linux' || plan.kind === 'version') process.exit(code);
     process.exitCode = code;
   } else {

@@ -1,8 +1,9 @@
 /**
  * The single executable's answer to the packages the CLI bundles import on demand
  * (bin/tokencli.js hands each `import()` of a bundle here when it runs inside the executable):
- * nothing can be imported from disk there, so the packages are bundled into this module, and the
- * keychain's native addon is an asset of the executable, loaded through ./native-addon.ts.
+ * nothing can be imported from disk there, so the packages are bundled into this module, and on
+ * macOS and Windows the keychain's native addon is an asset of the executable, loaded through
+ * ./native-addon.ts (Linux's keychain is JavaScript: src/store/open-store.ts).
  */
 import { join } from 'node:path';
 import { loadAddonAnywhere, type RemoveAllButLatest } from './native-addon.js';
