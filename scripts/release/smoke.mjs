@@ -9,7 +9,8 @@
  * 3. with --keychain (macOS and Windows runners): the OS keychain round trip — configure keeps the
  *    client secret there, token stores the token there, a second token comes from it with no
  *    request, `status` says both are in the keychain (not a file fallen back to), logout --purge
- *    removes both — through the @napi-rs/keyring addon the executable carries.
+ *    removes both — through the @napi-rs/keyring addon the executable carries there (on Linux,
+ *    where .ci/run takes this step in a D-Bus session, through the Secret Service over D-Bus).
  *
  * Each run has its own config directory, removed however it ends; a failure is one line naming the
  * step and what it saw, exit 1.
