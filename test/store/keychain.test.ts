@@ -41,52 +41,64 @@ describe.skipIf(skip)(title, () => {
     if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
   });
 
-  it('stores tokens and secrets, keeps them across processes, sets damage aside, forgets on logout', async () => {
-    const { env, configDir } = sandbox();
-    const body = `${child('write')} && ${child('read')}`;
-    const run = await runSession({ keyring: 'unlocked', body }, env, configDir);
-    expect(run.reports, run.stderr).toHaveLength(2);
-    const [write, read] = run.reports;
-    const base = {
-      base_url: 'http://127.0.0.1:8080',
-      client_id: 'demo-client',
-      token_type: 'BearerToken',
-      expires_at: '2030-01-01T01:00:00.000Z',
-      grant: 'client_credentials',
-      obtained_at: '2030-01-01T00:00:00.000Z',
-    };
-    expect(write?.error).toBeUndefined();
-    expect(write).toMatchObject({
-      kind: 'keychain',
-      location: 'OS keychain (Secret Service)',
-      warnings: [],
-      ci: { ...base, access_token: 'second-ci-token' },
-      listed: ['ci', 'work'],
-      ciAfterDelete: null,
-      // The Secret Service platforms' keychain is JavaScript: no native code is loaded.
-      keyringLoaded: false,
-    });
+  // The same rules over either client's entries: the JavaScript D-Bus client, what Linux uses, and
+  // @napi-rs/keyring's, what macOS and Windows use (here speaking to the same Secret Service).
+  it.each([
+    ['the JavaScript D-Bus client', 'secret-service', false],
+    ['@napi-rs/keyring', 'native', true],
+  ])(
+    'stores tokens and secrets over %s: kept across processes, damage set aside, gone at logout',
+    async (_, entries, native) => {
+      const { env, configDir } = sandbox();
+      const body = `${child('write')} && ${child('read')}`;
+      const run = await runSession(
+        { keyring: 'unlocked', body },
+        { ...env, STORE_ENTRIES: entries },
+        configDir,
+      );
+      expect(run.reports, run.stderr).toHaveLength(2);
+      const [write, read] = run.reports;
+      const base = {
+        base_url: 'http://127.0.0.1:8080',
+        client_id: 'demo-client',
+        token_type: 'BearerToken',
+        expires_at: '2030-01-01T01:00:00.000Z',
+        grant: 'client_credentials',
+        obtained_at: '2030-01-01T00:00:00.000Z',
+      };
+      expect(write?.error).toBeUndefined();
+      expect(write).toMatchObject({
+        kind: 'keychain',
+        location: 'OS keychain (Secret Service)',
+        warnings: [],
+        ci: { ...base, access_token: 'second-ci-token' },
+        listed: ['ci', 'work'],
+        ciAfterDelete: null,
+        // Native code only where the native module's entries were asked for.
+        keyringLoaded: native,
+      });
 
-    expect(read?.error).toBeUndefined();
-    expect(read).toMatchObject({
-      kind: 'keychain',
-      work: { ...base, access_token: 'keychain-access-token', email: 'work@example.com' },
-      workSecret: 'work-client-secret',
-      listed: ['work'],
-      keyringLoadedByStore: false,
-      broken: null,
-      afterLogout: { work: null, secret: null, listed: [] },
-    });
-    const accounts = read?.accounts as { account: string; password: string }[];
-    const backup = accounts.find((c) => c.account.startsWith('broken/tokens.corrupt-'));
-    expect(backup?.password).toBe('{"access_token":');
-    expect(accounts.map((c) => c.account)).not.toContain('broken/tokens');
-    expect(read?.warnings).toEqual([
-      `warning: the stored tokens of profile "broken" in the OS keychain (Secret Service) were damaged (it is not valid JSON); kept them as "${backup?.account}" and treated the profile as logged out`,
-    ]);
-    // The file store was not touched.
-    expect(write?.location).not.toContain(configDir);
-  });
+      expect(read?.error).toBeUndefined();
+      expect(read).toMatchObject({
+        kind: 'keychain',
+        work: { ...base, access_token: 'keychain-access-token', email: 'work@example.com' },
+        workSecret: 'work-client-secret',
+        listed: ['work'],
+        keyringLoadedByStore: native,
+        broken: null,
+        afterLogout: { work: null, secret: null, listed: [] },
+      });
+      const accounts = read?.accounts as { account: string; password: string }[];
+      const backup = accounts.find((c) => c.account.startsWith('broken/tokens.corrupt-'));
+      expect(backup?.password).toBe('{"access_token":');
+      expect(accounts.map((c) => c.account)).not.toContain('broken/tokens');
+      expect(read?.warnings).toEqual([
+        `warning: the stored tokens of profile "broken" in the OS keychain (Secret Service) were damaged (it is not valid JSON); kept them as "${backup?.account}" and treated the profile as logged out`,
+      ]);
+      // The file store was not touched.
+      expect(write?.location).not.toContain(configDir);
+    },
+  );
 
   it('falls back to the file on a locked keyring (one warning), and refuses it when asked explicitly', async () => {
     const { env, configDir } = sandbox();
