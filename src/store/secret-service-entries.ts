@@ -135,7 +135,7 @@ export class SecretServiceEntries implements KeychainEntries {
       });
       const [, parameters, value] = Array.isArray(reply.body[0]) ? reply.body[0] : [];
       if (reply.isError || !Buffer.isBuffer(value) || !Buffer.isBuffer(parameters)) {
-        throw new DbusStepError(`no secret came (${reply.errorName ?? 'an unexpected reply'})`);
+        throw new DbusStepError(`no secret came (${whyNot(reply)})`);
       }
       // A plain session's secrets carry no parameters (§7.2); anything else is not plain text.
       if (parameters.length > 0) throw new DbusStepError('the secret did not come as plain text');
@@ -207,7 +207,7 @@ export class SecretServiceEntries implements KeychainEntries {
       }
       const [, prompt] = created.body;
       if (created.isError || typeof prompt !== 'string') {
-        throw new DbusStepError(`the entry was not stored (${created.errorName ?? 'an unexpected reply'})`);
+        throw new DbusStepError(`the entry was not stored (${whyNot(created)})`);
       }
       if (prompt !== NO_OBJECT) await this.#decline(prompt, 'storing the entry');
     });
@@ -229,7 +229,7 @@ export class SecretServiceEntries implements KeychainEntries {
         const answer = await reply;
         const prompt = answer.value;
         if (answer.isError || typeof prompt !== 'string') {
-          throw new DbusStepError(`the entry was not removed (${answer.errorName ?? 'an unexpected reply'})`);
+          throw new DbusStepError(`the entry was not removed (${whyNot(answer)})`);
         }
         if (prompt !== NO_OBJECT) await this.#decline(prompt, 'removing the entry');
       }
@@ -256,9 +256,7 @@ export class SecretServiceEntries implements KeychainEntries {
         const map =
           typeof variant === 'object' && variant !== null && 'value' in variant ? variant.value : undefined;
         if (answer.isError || !(map instanceof Map)) {
-          throw new DbusStepError(
-            `an entry's attributes could not be read (${answer.errorName ?? 'an unexpected reply'})`,
-          );
+          throw new DbusStepError(`an entry's attributes could not be read (${whyNot(answer)})`);
         }
         const account = map.get('username');
         if (typeof account === 'string') accounts.push(account);
@@ -334,7 +332,7 @@ export class SecretServiceEntries implements KeychainEntries {
     const search = await sent;
     const [unlocked, locked] = search.body;
     if (search.isError || !isPathList(unlocked) || !isPathList(locked)) {
-      throw new DbusStepError(`the search failed (${search.errorName ?? 'an unexpected reply'})`);
+      throw new DbusStepError(`the search failed (${whyNot(search)})`);
     }
     return { unlocked, locked };
   }
@@ -352,7 +350,7 @@ export class SecretServiceEntries implements KeychainEntries {
     });
     const [, prompt] = reply.body;
     if (reply.isError || typeof prompt !== 'string') {
-      throw new DbusStepError(`the entry was not unlocked (${reply.errorName ?? 'an unexpected reply'})`);
+      throw new DbusStepError(`the entry was not unlocked (${whyNot(reply)})`);
     }
     if (prompt === NO_OBJECT) return;
     await this.#dismiss(prompt);
@@ -381,6 +379,11 @@ export class SecretServiceEntries implements KeychainEntries {
       member: 'Dismiss',
     });
   }
+}
+
+/** What a reply that is no answer says: its error's name, or that it was not the answer expected. */
+function whyNot(reply: Reply): string {
+  return reply.errorName ?? 'an unexpected reply';
 }
 
 function isPathList(value: WireValue | undefined): value is string[] {

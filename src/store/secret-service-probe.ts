@@ -19,8 +19,6 @@ import { DbusConnection } from './dbus-connection.js';
 import type { Reply } from './dbus-wire.js';
 import { KEYRING_LOCKED } from './keyring-locked.js';
 
-export type ProbeResult = { ok: true } | { ok: false; reason: string };
-
 export const SECRETS = { destination: 'org.freedesktop.secrets', path: '/org/freedesktop/secrets' };
 export const SERVICE_INTERFACE = 'org.freedesktop.Secret.Service';
 
@@ -54,17 +52,6 @@ export function sessionBusSocket(env: NodeJS.ProcessEnv): { path: string } | { r
 
 /** An open connection to a Secret Service that passed the probe; close it when done. */
 export type OpenedSecretService = { ok: true; connection: DbusConnection } | { ok: false; reason: string };
-
-/** Runs the probe; never rejects, never takes longer than about `timeoutMs`. */
-export async function probeSecretService(
-  timeoutMs: number,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ProbeResult> {
-  const opened = await openSecretService(timeoutMs, env);
-  if (!opened.ok) return opened;
-  opened.connection.close();
-  return { ok: true };
-}
 
 /** ReadAlias(in s name, out o collection): "/" when there is no such alias. */
 export const READ_DEFAULT_ALIAS = {

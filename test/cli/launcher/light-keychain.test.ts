@@ -27,7 +27,6 @@ describe('the light bundles and the keychain client', () => {
       'SecretServiceEntries',
       'NativeKeychainEntries',
       'openSecretService',
-      'probeSecretService',
     ])
       expect(bundle).toContain(`${name}: () => ${name}`);
   });
