@@ -34,7 +34,21 @@ function versionOf(bin) {
 
 const isSeaNode = (version) => version?.startsWith(`v${SEA_NODE_MAJOR}.`) === true;
 
-export function seaNode() {
+/** Where the npm registry's node package is installed (beside .ci/run's), and its binary in a prefix. */
+function registryNode() {
+  const pkg = nodePackage();
+  const cache = process.env.TOKENCLI_CI_CACHE || join(homedir(), '.cache', 'tokencli-ci');
+  const prefix = join(cache, `node${SEA_NODE_MAJOR}`);
+  const binIn = (dir) =>
+    join(dir, 'node_modules', pkg, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+  return { pkg, prefix, binIn };
+}
+
+/**
+ * The Node 26 the build would use that is here already (TOKENCLI_SEA_NODE, this node, or the cache's),
+ * or undefined: it installs nothing, so tests can ask it.
+ */
+export function installedSeaNode() {
   const given = process.env.TOKENCLI_SEA_NODE;
   if (given) {
     const version = versionOf(given);
@@ -45,14 +59,16 @@ export function seaNode() {
     return given;
   }
   if (Number(process.versions.node.split('.')[0]) === SEA_NODE_MAJOR) return process.execPath;
-  const pkg = nodePackage();
-  const cache = process.env.TOKENCLI_CI_CACHE || join(homedir(), '.cache', 'tokencli-ci');
-  const prefix = join(cache, `node${SEA_NODE_MAJOR}`);
-  const binIn = (dir) =>
-    join(dir, 'node_modules', pkg, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
-  const bin = binIn(prefix);
+  const { prefix, binIn } = registryNode();
   // Checked by running it: an install cut short leaves a node that is there but broken.
-  if (isSeaNode(versionOf(bin))) return bin;
+  return isSeaNode(versionOf(binIn(prefix))) ? binIn(prefix) : undefined;
+}
+
+export function seaNode() {
+  const installed = installedSeaNode();
+  if (installed) return installed;
+  const { pkg, prefix, binIn } = registryNode();
+  const bin = binIn(prefix);
   console.error(`build-sea: installing ${pkg}@${SEA_NODE_MAJOR} into ${prefix}`);
   // Installed aside and renamed into place whole, so that an interrupted install is started over.
   const partial = `${prefix}.partial`;
