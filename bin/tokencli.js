@@ -22,7 +22,7 @@
 //
 // The functions every light run calls are written `const f = (function f() {...})`, inner ones
 // too: V8 compiles a parenthesised function with the script rather than on its first call, so the
-// executable's own code cache of this script (useCodeCache, scripts/release/build-sea.mjs), made
+// executable's own code cache of this script (useCodeCache, scripts/release/sea-executable.mjs), made
 // before it runs, holds them too; declared plainly, each was compiled from source on every run of
 // the executable (about 1 ms of its 5 ms of work on a cached token, measured). The formatter drops
 // such parentheses, hence its `biome-ignore format` comments; test/cli/launcher/eager-compile.test.ts
@@ -31,7 +31,7 @@ const fs = process.getBuiltinModule('node:fs');
 const { dirname, join, isAbsolute, resolve, sep } = process.getBuiltinModule('node:path');
 const env = process.env;
 const bundles = join(__dirname, '..', 'dist', 'cli-bundle');
-// Inside the single executable (scripts/release/build-sea.mjs) this script is the executable's
+// Inside the single executable (scripts/release/sea-executable.mjs) this script is the executable's
 // main, whose __filename is the executable: there the bundles are its assets, not files beside
 // bin/, and the full CLI is a CommonJS bundle compiled like the light ones.
 const sea = __filename === process.execPath ? process.getBuiltinModule('node:sea') : undefined;
@@ -333,7 +333,7 @@ function bundleImport(id) {
 
 let seaImports;
 /**
- * A package inside the executable (its sea-imports.cjs asset: scripts/release/build-sea.mjs), given
+ * A package inside the executable (its sea-imports.cjs asset: scripts/release/sea-executable.mjs), given
  * what the launcher lends it (src/sea/imports.ts `Launcher`).
  */
 function seaRequire(id) {
@@ -363,7 +363,7 @@ const embeddedCache = (function embeddedCache(name) {
 const loadLight = (function loadLight(name, plainRequire = false) {
   const vm = process.getBuiltinModule('node:vm');
   const filename = sea ? `tokencli:${name}.cjs` : `${bundles}${sep}${name}.cjs`;
-  // The bundles are ASCII (scripts/bundle.mjs and scripts/release/build-sea.mjs escape the rest),
+  // The bundles are ASCII (scripts/bundle.mjs and scripts/release/sea-executable.mjs escape the rest),
   // so latin1 straight from the asset's bytes reads them as utf8 would, without the copy and the
   // TextDecoder of getAsset(name, 'utf8'): a quarter of a millisecond for light-token.
   const source = sea

@@ -3,7 +3,7 @@
 # Linux jobs, which run in Debian's node images): Secret Service (gnome-keyring on D-Bus) for the keychain backend,
 # Chromium for the login flow, bash/zsh/fish for the completion scripts (each tested in its own
 # shell), curl for exec's help example (run as printed), wget and wget2 for install.sh without curl,
-# binutils' strip for the release build (scripts/release/build-sea.mjs), groff and mandoc to render and lint the man
+# binutils' strip for the release build (scripts/release/sea-executable.mjs), groff and mandoc to render and lint the man
 # page. Installed from the distribution, never downloaded by a test tool.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive

@@ -1,5 +1,5 @@
 /**
- * Makes the code caches the single executable carries (build-sea.mjs embeds them as the assets
+ * Makes the code caches the single executable carries (sea-executable.mjs embeds them as the assets
  * NAME.code-cache; bin/tokencli.js reads one when the user's cache directory has none).
  *
  * The launcher keeps V8's code cache of each bundle it compiles in the user's cache directory, so

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { loadAddonAnywhere, type RemoveAllButLatest } from './native-addon.js';
 
-/** The executable's asset holding this platform's `@napi-rs/keyring` addon (scripts/release/build-sea.mjs). */
+/** The executable's asset holding this platform's `@napi-rs/keyring` addon (scripts/release/sea-executable.mjs). */
 export const KEYRING_ASSET = 'keyring.node';
 
 // `require`, not `import()`: the full CLI's bundle requires some of them where its sources import

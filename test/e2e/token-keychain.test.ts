@@ -69,7 +69,7 @@ describe.skipIf(skip)(title, () => {
     expect(tokenRequests(serve.logs()) - before).toBe(1);
   });
 
-  // The executable takes no NODE_OPTIONS (scripts/release/build-sea.mjs), so nothing can forbid the module there.
+  // The executable takes no NODE_OPTIONS (scripts/release/sea-executable.mjs), so nothing can forbid the module there.
   test.skipIf(BINARY)(
     'on Linux no run loads the native keyring module: neither the one that stores nor the cached one',
     async () => {
