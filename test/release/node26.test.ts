@@ -1,7 +1,8 @@
 /**
  * Where the release build gets its Node 26 (scripts/release/node26.mjs): TOKENCLI_SEA_NODE must be
  * one; a cached install cut short (a node that is there but does not run) is installed again,
- * aside and renamed into place; an install that fails says what to do in one line. npm is a fake
+ * aside and renamed into place; an install that fails says what to do in one line. Asked what is
+ * here already (installedSeaNode, for the tests that build an executable), it installs nothing. npm is a fake
  * here (npm_execpath, which the build's npm command follows), so nothing is downloaded.
  */
 import { execFileSync } from 'node:child_process';
@@ -9,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { BuildFailure } from '../../scripts/release/failure.mjs';
-import { nodePackage, SEA_NODE_MAJOR, seaNode } from '../../scripts/release/node26.mjs';
+import { installedSeaNode, nodePackage, SEA_NODE_MAJOR, seaNode } from '../../scripts/release/node26.mjs';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const saved = { ...process.env };
@@ -78,6 +79,25 @@ describe.skipIf(!posix)('the release build’s Node 26 (skipped on Windows: fake
       // Found whole the next time: not installed again, even with npm failing.
       process.env.FAKE_NPM_FAILS = '1';
       expect(seaNode()).toBe(bin);
+    },
+  );
+
+  test.skipIf(onSeaNode)(
+    'asked only what is here, nothing is installed: none, a node cut short, then a whole one (skipped on Node 26, which is its own)',
+    () => {
+      const cache = tempDir('tokencli-ci-cache-');
+      process.env.TOKENCLI_CI_CACHE = cache;
+      process.env.npm_execpath = fakeNpm();
+      expect(installedSeaNode()).toBeUndefined();
+      expect(readdirSync(cache)).toEqual([]);
+      const bin = join(cache, 'node26', 'node_modules', nodePackage(), 'bin', 'node');
+      mkdirSync(join(bin, '..'), { recursive: true });
+      writeFileSync(bin, '\x7fELF', { mode: 0o755 });
+      expect(installedSeaNode()).toBeUndefined();
+      fakeNode(bin, 'v26.1.0');
+      expect(installedSeaNode()).toBe(bin);
+      process.env.TOKENCLI_SEA_NODE = fakeNode(join(tempDir('tokencli-sea-node-'), 'node'), 'v25.0.0');
+      expect(() => installedSeaNode()).toThrow(BuildFailure);
     },
   );
 
