@@ -46,6 +46,22 @@ writeFileSync(bin + '/node', '#!/bin/sh\\necho v${SEA_NODE_MAJOR}.9.9\\n', { mod
   return cli;
 }
 
+/** An empty tool cache for the build, with npm faked: what the build would install goes there. */
+function fakeCache(): string {
+  const cache = tempDir('tokencli-ci-cache-');
+  process.env.TOKENCLI_CI_CACHE = cache;
+  process.env.npm_execpath = fakeNpm();
+  return cache;
+}
+
+/** What an install killed half-way leaves in `cache`: the node's file is there, and is no program. */
+function nodeCutShort(cache: string): string {
+  const bin = join(cache, 'node26', 'node_modules', nodePackage(), 'bin', 'node');
+  mkdirSync(join(bin, '..'), { recursive: true });
+  writeFileSync(bin, '\x7fELF', { mode: 0o755 });
+  return bin;
+}
+
 const posix = process.platform !== 'win32';
 
 describe.skipIf(!posix)('the release build’s Node 26 (skipped on Windows: fake nodes are sh scripts)', () => {
@@ -66,13 +82,8 @@ describe.skipIf(!posix)('the release build’s Node 26 (skipped on Windows: fake
   test.skipIf(onSeaNode)(
     'a cached node cut short is installed again, aside and renamed into place (skipped on Node 26, which needs none)',
     () => {
-      const cache = tempDir('tokencli-ci-cache-');
-      const bin = join(cache, 'node26', 'node_modules', nodePackage(), 'bin', 'node');
-      // What an install killed half-way leaves: the file is there, and is no program.
-      mkdirSync(join(bin, '..'), { recursive: true });
-      writeFileSync(bin, '\x7fELF', { mode: 0o755 });
-      process.env.TOKENCLI_CI_CACHE = cache;
-      process.env.npm_execpath = fakeNpm();
+      const cache = fakeCache();
+      const bin = nodeCutShort(cache);
       expect(seaNode()).toBe(bin);
       expect(execFileSync(bin, ['--version'], { encoding: 'utf8' })).toBe(`v${SEA_NODE_MAJOR}.9.9\n`);
       expect(readdirSync(cache)).toEqual(['node26']);
@@ -85,14 +96,10 @@ describe.skipIf(!posix)('the release build’s Node 26 (skipped on Windows: fake
   test.skipIf(onSeaNode)(
     'asked only what is here, nothing is installed: none, a node cut short, then a whole one (skipped on Node 26, which is its own)',
     () => {
-      const cache = tempDir('tokencli-ci-cache-');
-      process.env.TOKENCLI_CI_CACHE = cache;
-      process.env.npm_execpath = fakeNpm();
+      const cache = fakeCache();
       expect(installedSeaNode()).toBeUndefined();
       expect(readdirSync(cache)).toEqual([]);
-      const bin = join(cache, 'node26', 'node_modules', nodePackage(), 'bin', 'node');
-      mkdirSync(join(bin, '..'), { recursive: true });
-      writeFileSync(bin, '\x7fELF', { mode: 0o755 });
+      const bin = nodeCutShort(cache);
       expect(installedSeaNode()).toBeUndefined();
       fakeNode(bin, 'v26.1.0');
       expect(installedSeaNode()).toBe(bin);
@@ -104,9 +111,7 @@ describe.skipIf(!posix)('the release build’s Node 26 (skipped on Windows: fake
   test.skipIf(onSeaNode)(
     'an install that fails says what to do, and leaves no partial install (skipped on Node 26, which needs none)',
     () => {
-      const cache = tempDir('tokencli-ci-cache-');
-      process.env.TOKENCLI_CI_CACHE = cache;
-      process.env.npm_execpath = fakeNpm();
+      const cache = fakeCache();
       process.env.FAKE_NPM_FAILS = '1';
       expect(() => seaNode()).toThrow(
         `cannot install ${nodePackage()}@26 from the npm registry (above); run the build under Node 26, or set TOKENCLI_SEA_NODE to a Node 26 binary`,
