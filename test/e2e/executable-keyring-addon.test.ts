@@ -33,18 +33,18 @@ import { BINARY, tempDir } from '../helpers/cli.js';
 import { expectMode } from '../helpers/file-modes.js';
 import { missingSecretServiceTools, runSession, sandbox } from '../store/store-child.js';
 
-const missing =
-  process.platform !== 'linux'
-    ? undefined
-    : installedSeaNode() === undefined
-      ? `no Node ${SEA_NODE_MAJOR} here to build an executable with (.ci/run caches one; TOKENCLI_SEA_NODE names one)`
-      : missingSecretServiceTools();
-requiredInCi(missing, '.ci/run caches Node 26 and installs dbus and gnome-keyring');
+/** What this machine lacks to build and run the test executable, or undefined. */
+function missingParts(): string | undefined {
+  if (installedSeaNode() === undefined)
+    return `no Node ${SEA_NODE_MAJOR} here to build an executable with (.ci/run caches one; TOKENCLI_SEA_NODE names one)`;
+  return missingSecretServiceTools();
+}
 const why = BINARY
   ? 'it builds an executable of its own, so it runs with the package’s suite'
   : process.platform !== 'linux'
     ? 'there the release’s own executable carries the addon, and the release workflow’s smoke test runs it'
-    : missing;
+    : missingParts();
+if (!BINARY) requiredInCi(why, '.ci/run caches Node 26 and installs dbus and gnome-keyring');
 
 const root = process.getuid?.() === 0;
 // Compared by hash: vitest compares two buffers of a few megabytes byte by byte, for seconds.
