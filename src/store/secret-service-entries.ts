@@ -81,16 +81,6 @@ export function lookUpEntry(connection: DbusConnection, account: string): EntryL
 }
 
 export interface SecretServiceEntriesOptions {
-  /** A lookup sent ahead on the connection ({@link lookUpEntry}). */
-  lookup?: EntryLookup | undefined;
-  /**
-   * Opens a new connection (the probe again), for a call made after a failed one closed the
-   * connection; rejects with the probe's reason. Without it, such a call fails.
-   */
-  reopen?: (() => Promise<DbusConnection>) | undefined;
-}
-
-export interface SecretServiceEntriesOptions {
   /** A lookup sent ahead on the connection ({@link lookUpEntry}), for the first call alone. */
   lookup?: EntryLookup | undefined;
   /**
@@ -122,13 +112,12 @@ export class SecretServiceEntries implements KeychainEntries {
   read(account: string): Promise<string | undefined> {
     return this.#step(async (lookup) => {
       const session = this.#sessionPath();
-      const items = await this.#find(account, lookup?.account === account ? lookup.search : undefined);
-      if (items.length === 0) return undefined;
-      if (items.length > 1) throw new DbusStepError(`${items.length} entries match "${account}"`);
+      const item = await this.#findOne(account, lookup?.account === account ? lookup.search : undefined);
+      if (item === undefined) return undefined;
       // Item.GetSecret(in o session, out (oayays) secret): session, parameters, value, content type.
       const reply = await this.#connection.call({
         destination: SECRETS.destination,
-        path: items[0] as string,
+        path: item,
         interface: ITEM_INTERFACE,
         member: 'GetSecret',
         body: { signature: 'o', values: [await session] },
@@ -152,10 +141,8 @@ export class SecretServiceEntries implements KeychainEntries {
       const session = this.#sessionPath();
       // ReadAlias(in s name, out o collection), sent with the search: where a new entry goes.
       const [alias] = this.#connection.callAll([READ_DEFAULT_ALIAS]);
-      const items = await this.#find(account);
-      if (items.length > 1) throw new DbusStepError(`${items.length} entries match "${account}"`);
+      const item = await this.#findOne(account);
       const value: WireValue = [await session, Buffer.alloc(0), Buffer.from(secret, 'utf8'), CONTENT_TYPE];
-      const [item] = items;
       if (item !== undefined) {
         // Item.SetSecret(in (oayays) secret): the entry keeps its place, in whichever keyring.
         const set = await this.#connection.call({
@@ -323,6 +310,13 @@ export class SecretServiceEntries implements KeychainEntries {
     const { unlocked, locked } = await this.#search(entryAttributes(account), sent);
     if (locked.length > 0) await this.#unlock(locked, 'the keyring that holds the entry is locked');
     return [...unlocked, ...locked];
+  }
+
+  /** The one item of `account`'s entry, unlocked, or undefined: more than one is no single entry. */
+  async #findOne(account: string, sent?: Promise<Reply>): Promise<string | undefined> {
+    const items = await this.#find(account, sent);
+    if (items.length > 1) throw new DbusStepError(`${items.length} entries match "${account}"`);
+    return items[0];
   }
 
   async #search(
