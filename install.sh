@@ -23,6 +23,12 @@
 #
 # Everything runs from `main` on the last line, so that a script cut short on its way through a
 # pipe defines functions and does nothing.
+
+# zsh, when the script is piped to it, splits and globs unlike sh (an unquoted $var stays one word,
+# a pattern that matches nothing is an error): told to, it reads the rest as sh would, as autoconf's
+# scripts have it do. Its own parameters stay special even so ($status is read-only, $path is
+# PATH), so the script assigns none of them.
+if [ -n "${ZSH_VERSION-}" ]; then emulate sh; fi
 set -eu
 
 # The release this script belongs to (test/release/install-script.test.ts: package.json's version).
@@ -63,9 +69,10 @@ printable() {
   esc=$(printf '\033')
   bel=$(printf '\007')
   c1=$(printf '\302[\200-\237]')
-  LC_ALL=C sed -e "s|$esc[[][0-?]*[ -/]*[@-~]||g" \
-    -e "s|$esc[]][^$bel$esc]*$bel||g" -e "s|$esc[]][^$bel$esc]*$esc\\\\||g" -e "s|$esc[]][^$bel$esc]*||g" \
-    -e "s|$esc.||g" -e "s|$c1||g" | LC_ALL=C tr -d '\000-\010\013-\037\177'
+  # Braced: zsh, which some pipe this script to, reads "$esc[" as a subscript of $esc.
+  LC_ALL=C sed -e "s|${esc}[[][0-?]*[ -/]*[@-~]||g" \
+    -e "s|${esc}[]][^${bel}${esc}]*${bel}||g" -e "s|${esc}[]][^${bel}${esc}]*${esc}\\\\||g" \
+    -e "s|${esc}[]][^${bel}${esc}]*||g" -e "s|${esc}.||g" -e "s|${c1}||g" | LC_ALL=C tr -d '\000-\010\013-\037\177'
 }
 
 # Whether a download that began on https:// met a redirect to plain http://, as LOG, the
@@ -171,8 +178,8 @@ fetch() {
   rm -f "$tmp/status"
   complaint=$(bounded "$2" "$3" "$base_url/$1" "$tmp/$1" 2>&1 >/dev/null) && return 0
   complaint=$(printf '%s\n' "$complaint" | first_line)
-  status=$(cat "$tmp/status" 2>/dev/null) || status=
-  case $status in 404 | 410) ;; *) set -- "$1" "$2" "$3" "" ;; esac
+  http_status=$(cat "$tmp/status" 2>/dev/null) || http_status=
+  case $http_status in 404 | 410) ;; *) set -- "$1" "$2" "$3" "" ;; esac
   fail "cannot download $(shown "$base_url")/$1${complaint:+ ($complaint)}${4:+: $4}"
 }
 
@@ -441,21 +448,21 @@ main() {
           if TMPDIR=$tmp wget --tries=2 --timeout=30 ${3:+"$3"} -O "$2" "$1" >"$tmp/wget.log" 2>&1; then
             # Status 0 and no file: what wget2 1.99 (Debian 12's) does when it cannot connect.
             [ ! -f "$2" ] || return 0
-            status=0
+            wget_status=0
           else
-            status=$?
+            wget_status=$?
           fi
           downgraded '^Adding URL: *http:' "$tmp/wget.log" && return 1
           # Its last line but the "[0] Downloading 'URL' ..." of each try, which says no reason.
           words=$(awk 'NF && !/^\[[0-9]+\] Downloading / { last = $0 } END { print last }' "$tmp/wget.log" |
             printable)
-          if [ "$status" = 0 ]; then
+          if [ "$wget_status" = 0 ]; then
             # The same of an error answer other than a 404 (a 410, a 403, a 5xx): its status kept.
             keep_status "$words"
             say "wget: nothing downloaded${words:+: $words}" >&2
           else
-            [ "$status" != 8 ] || keep_status "$words"
-            wget_failed "$status" "$words"
+            [ "$wget_status" != 8 ] || keep_status "$words"
+            wget_failed "$wget_status" "$words"
           fi
           return 1
         }
@@ -464,13 +471,13 @@ main() {
       # reason of a failure, which -q would drop (busybox's wget says it anyway).
       *"GNU Wget"*)
         download() {
-          if wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log"; then status=0; else status=$?; fi
-          if [ "$status" != 0 ]; then
+          if wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
+          if [ "$wget_status" != 0 ]; then
             # Its reason, if any, is its last line, after a timestamp: "… ERROR 404: Not Found."
             words=$(awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" |
               printable)
-            [ "$status" != 8 ] || keep_status "$words"
-            wget_failed "$status" "$words"
+            [ "$wget_status" != 8 ] || keep_status "$words"
+            wget_failed "$wget_status" "$words"
             return 1
           fi
           # Its line "… URL:<where the file came from> …" tells a redirect to plain http.
@@ -482,14 +489,14 @@ main() {
       *)
         # -S: the answers' headers, whose Location tells a redirect to plain http.
         download() {
-          if wget -q -S -O "$2" "$1" 2>"$tmp/wget.log"; then status=0; else status=$?; fi
+          if wget -q -S -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
           case $(cat "$tmp/wget.log") in
             *"validation not implemented"*)
               echo "this wget cannot verify the server's TLS certificate; install curl" >&2
               return 1
               ;;
           esac
-          if [ "$status" = 0 ]; then
+          if [ "$wget_status" = 0 ]; then
             ! downgraded '^ *location: *http:' "$tmp/wget.log"
             return
           fi

@@ -1,6 +1,6 @@
 /**
  * Parts some tests need (openssl, Debian's Chromium, util-linux `script`, a Secret Service, zsh
- * and fish, curl): where one is missing those tests skip, each saying why — except in CI on
+ * and fish, curl, busybox): where one is missing those tests skip, each saying why — except in CI on
  * Linux (.ci/run, the CI workflow's Linux jobs), which installs every part, so that there a
  * missing one fails the run and a green run has run them all. In CI on macOS and Windows the
  * Linux-only parts are missing by nature, and their tests skip as they do on a developer's machine.

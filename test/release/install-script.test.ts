@@ -209,6 +209,87 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
   });
 
+  // `curl … | sh` is dash here, bash (3.2, in its POSIX mode) on macOS, busybox's ash with busybox's
+  // own tools in small containers; some pipe it to bash or zsh. Each must install the same way and
+  // refuse alike: zsh once failed both on a refusal (its cleaning of escape sequences) and on a
+  // downloader's status.
+  const shells = [
+    ['bash as sh (POSIX mode, as macOS runs /bin/sh)', 'bash', ['--posix']],
+    ['bash', 'bash', []],
+    ['zsh', 'zsh', []],
+  ] as const;
+  const shellPath = (shell: string) =>
+    spawnSync('sh', ['-c', `command -v ${shell}`], { encoding: 'utf8' }).stdout.trim();
+  for (const shell of new Set(shells.map(([, shell]) => shell)))
+    requiredInCi(shellPath(shell) ? undefined : `${shell} is not installed`, `install Debian's ${shell}`);
+  for (const [name, shell, args] of shells) {
+    const found = shellPath(shell);
+    test.runIf(found !== '')(`installs, and refuses a tampered archive, when run by ${name}`, async () => {
+      const { dir, archive } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const good = install(server.url, { TOKENCLI_VERSION: '9.8.7' }, [found, ...args, script]);
+      expect(good.status, good.stderr).toBe(0);
+      expect(good.stdout).toContain(`tokencli 9.8.7 installed: ${join(good.installDir, 'tokencli')}\n`);
+      expect(good.leftInTmp).toEqual([]);
+      writeFileSync(join(dir, archive), Buffer.concat([readFileSync(join(dir, archive)), Buffer.from('x')]));
+      expectRefused(
+        install(server.url, { TOKENCLI_VERSION: '9.8.7' }, [found, ...args, script]),
+        new RegExp(`checksum mismatch for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
+      );
+      // A missing file through wget: the downloader's exit status and the server's are read and
+      // said (zsh keeps a $status of its own, which the script must not assign).
+      if (process.platform === 'linux')
+        expectRefused(
+          install(
+            `${server.url}/nowhere`,
+            { TOKENCLI_VERSION: '9.8.7', PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']) },
+            [found, ...args, script],
+          ),
+          /cannot download \S+\/SHA256SUMS \(wget: \(8\) server error response: ERROR 404: Not Found\.\): no release there; check TOKENCLI_DOWNLOAD_URL/,
+        );
+    });
+    test.skipIf(found !== '')(`install.sh run by ${name} (skipped: ${shell} is not installed)`, () => {});
+  }
+
+  const busybox = spawnSync('sh', ['-c', 'command -v busybox'], { encoding: 'utf8' }).stdout.trim();
+  if (process.platform === 'linux')
+    requiredInCi(busybox ? undefined : 'busybox is not installed', "install Debian's busybox");
+  test.runIf(process.platform === 'linux' && busybox !== '')(
+    "with busybox's shell and nothing but its tools (its wget, sha256sum and tar): installs, refuses a tampered archive and a missing one",
+    async () => {
+      // A PATH of busybox's applets alone, as a busybox-based image has them.
+      const bin = tempDir('tokencli-busybox-');
+      const applets = spawnSync(busybox, ['--list'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+      for (const applet of applets) symlinkSync(busybox, join(bin, applet));
+      const sh = join(bin, 'sh');
+      const { dir, archive } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const good = install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }, [sh, script]);
+      expect(good.status, good.stderr).toBe(0);
+      expect(good.stdout).toContain(`tokencli 9.8.7 installed: ${join(good.installDir, 'tokencli')}\n`);
+      expect(spawnSync(join(good.installDir, 'tokencli'), [], { encoding: 'utf8' }).stdout).toBe('9.8.7\n');
+      expect(good.leftInTmp).toEqual([]);
+
+      const tampered = readFileSync(join(dir, archive));
+      writeFileSync(join(dir, archive), Buffer.concat([tampered, Buffer.from('x')]));
+      expectRefused(
+        install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }, [sh, script]),
+        new RegExp(`checksum mismatch for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
+      );
+      rmSync(join(dir, archive));
+      expectRefused(
+        install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }, [sh, script]),
+        new RegExp(
+          `cannot download .*tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz \\(wget: .*404.*\\): the release there lacks this platform's archive`,
+        ),
+      );
+    },
+  );
+  test.skipIf(process.platform !== 'linux' || busybox !== '')(
+    "install.sh with busybox's tools (skipped: busybox is not installed)",
+    () => {},
+  );
+
   test("another release's files at the URL: the refusal says which release they are", async () => {
     const { dir } = fakeRelease('9.8.6-rc.1');
     const server = await serve(dir);
