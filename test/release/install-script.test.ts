@@ -290,6 +290,48 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     () => {},
   );
 
+  // macOS's tar is libarchive's bsdtar and its awk the one true awk, neither of which Debian's
+  // (GNU tar, mawk) stands for: a test here before the macOS runner, which has never run.
+  const bsdTools = { tar: shellPath('bsdtar'), awk: shellPath('original-awk') };
+  if (process.platform === 'linux') {
+    requiredInCi(bsdTools.tar ? undefined : 'bsdtar is not installed', "install Debian's libarchive-tools");
+    requiredInCi(bsdTools.awk ? undefined : 'original-awk is not installed', "install Debian's original-awk");
+  }
+  const haveBsdTools = process.platform === 'linux' && bsdTools.tar !== '' && bsdTools.awk !== '';
+  test.runIf(haveBsdTools)(
+    "with macOS's tar and awk (bsdtar, the one true awk): installs, refuses a tampered archive and a list without its line",
+    async () => {
+      const bin = pathWith([
+        ...INSTALL_TOOLS.filter((tool) => tool !== 'tar' && tool !== 'awk'),
+        'sha256sum',
+        'curl',
+      ]);
+      symlinkSync(bsdTools.tar, join(bin, 'tar'));
+      symlinkSync(bsdTools.awk, join(bin, 'awk'));
+      const { dir, archive } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const good = install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin });
+      expect(good.status, good.stderr).toBe(0);
+      expect(good.stdout).toContain(`tokencli 9.8.7 installed: ${join(good.installDir, 'tokencli')}\n`);
+      expect(good.leftInTmp).toEqual([]);
+      writeFileSync(join(dir, archive), Buffer.concat([readFileSync(join(dir, archive)), Buffer.from('x')]));
+      expectRefused(
+        install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }),
+        new RegExp(`checksum mismatch for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
+      );
+      writeFileSync(join(dir, 'other.tgz'), 'other');
+      writeSums(dir, ['other.tgz']);
+      expectRefused(
+        install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }),
+        new RegExp(`SHA256SUMS has no checksum for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
+      );
+    },
+  );
+  test.skipIf(process.platform !== 'linux' || haveBsdTools)(
+    "install.sh with macOS's tar and awk (skipped: needs bsdtar and original-awk)",
+    () => {},
+  );
+
   test("another release's files at the URL: the refusal says which release they are", async () => {
     const { dir } = fakeRelease('9.8.6-rc.1');
     const server = await serve(dir);
