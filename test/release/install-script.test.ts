@@ -224,7 +224,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     requiredInCi(shellPath(shell) ? undefined : `${shell} is not installed`, `install Debian's ${shell}`);
   for (const [name, shell, args] of shells) {
     const found = shellPath(shell);
-    test.runIf(found !== '')(`installs, and refuses a tampered archive, when run by ${name}`, async () => {
+    test.runIf(found !== '')(`installs, and refuses alike, when run by ${name}`, async () => {
       const { dir, archive } = fakeRelease('9.8.7');
       const server = await serve(dir);
       const good = install(server.url, { TOKENCLI_VERSION: '9.8.7' }, [found, ...args, script]);
@@ -236,6 +236,16 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
         install(server.url, { TOKENCLI_VERSION: '9.8.7' }, [found, ...args, script]),
         new RegExp(`checksum mismatch for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
       );
+      // A value with a line break and escape sequences, cleaned out of the one-line refusal.
+      const hostile = install(server.url, { TOKENCLI_VERSION: '1\n2\x1b]0;owned\x07\x1b[31m' }, [
+        found,
+        ...args,
+        script,
+      ]);
+      expect(hostile.stderr).toBe(
+        "tokencli install: TOKENCLI_VERSION must be an exact version such as 0.1.0, not '1 2'\n",
+      );
+      expect(hostile.status).toBe(1);
       // A missing file through wget: the downloader's exit status and the server's are read and
       // said (zsh keeps a $status of its own, which the script must not assign).
       if (process.platform === 'linux')
@@ -255,7 +265,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
   if (process.platform === 'linux')
     requiredInCi(busybox ? undefined : 'busybox is not installed', "install Debian's busybox");
   test.runIf(process.platform === 'linux' && busybox !== '')(
-    "with busybox's shell and nothing but its tools (its wget, sha256sum and tar): installs, refuses a tampered archive and a missing one",
+    "with busybox's shell and nothing but its tools (its wget, sha256sum, tar, sed): installs, and refuses alike",
     async () => {
       // A PATH of busybox's applets alone, as a busybox-based image has them.
       const bin = tempDir('tokencli-busybox-');
@@ -269,6 +279,17 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect(good.stdout).toContain(`tokencli 9.8.7 installed: ${join(good.installDir, 'tokencli')}\n`);
       expect(spawnSync(join(good.installDir, 'tokencli'), [], { encoding: 'utf8' }).stdout).toBe('9.8.7\n');
       expect(good.leftInTmp).toEqual([]);
+
+      // busybox's sed and tr clean a value's escape sequences and line breaks out of a refusal.
+      const hostile = install(
+        server.url,
+        { TOKENCLI_VERSION: '1\n2\x1b]0;owned\x07\x1b[31m\u009b2J', PATH: bin },
+        [sh, script],
+      );
+      expect(hostile.stderr).toBe(
+        "tokencli install: TOKENCLI_VERSION must be an exact version such as 0.1.0, not '1 22J'\n",
+      );
+      expect(hostile.status).toBe(1);
 
       const tampered = readFileSync(join(dir, archive));
       writeFileSync(join(dir, archive), Buffer.concat([tampered, Buffer.from('x')]));
