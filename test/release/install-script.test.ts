@@ -112,8 +112,19 @@ interface Install {
   leftInTmp: string[];
 }
 
-/** install.sh run by `sh` (or by the shell and arguments in `command`, such as `['bash', script]`). */
-function install(url: string, env: Record<string, string> = {}, command = ['sh', script]): Install {
+/**
+ * The shell that runs install.sh where a test names none: `sh`, or the command given in
+ * TOKENCLI_TEST_INSTALL_SHELL (words split at spaces, such as `/usr/bin/bash --posix`), with which
+ * scripts/ci/test-install-shells.sh runs this whole file by each shell users pipe the script to.
+ */
+const defaultShell = process.env.TOKENCLI_TEST_INSTALL_SHELL?.split(' ').filter(Boolean) ?? ['sh'];
+
+/** install.sh run by the default shell (or by the shell and arguments in `command`, such as `['bash', script]`). */
+function install(
+  url: string,
+  env: Record<string, string> = {},
+  command = [...defaultShell, script],
+): Install {
   const installDir = join(tempDir('tokencli-install-home-'), 'bin');
   const tmp = tempDir('tokencli-install-tmp-');
   const [shell = 'sh', ...args] = command;
@@ -212,7 +223,8 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
   // `curl … | sh` is dash here, bash (3.2, in its POSIX mode) on macOS, busybox's ash with busybox's
   // own tools in small containers; some pipe it to bash or zsh. Each must install the same way and
   // refuse alike: zsh once failed both on a refusal (its cleaning of escape sequences) and on a
-  // downloader's status.
+  // downloader's status. These run in every `npm test`; CI also runs this whole file by zsh, bash
+  // --posix and busybox's sh (scripts/ci/test-install-shells.sh).
   const shells = [
     ['bash as sh (POSIX mode, as macOS runs /bin/sh)', 'bash', ['--posix']],
     ['bash', 'bash', []],

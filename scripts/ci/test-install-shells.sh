@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# install.sh's tests (test/release/install-script.test.ts), the whole file, once by each shell
+# users pipe the script to besides dash (which `npm test` runs it by): zsh, bash in its POSIX mode
+# (as macOS runs /bin/sh) and busybox's sh. The script needs no node, so once is enough, on the
+# machine's node. .ci/run and the CI workflow run it; each shell must be installed
+# (scripts/ci/linux-test-deps.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+shells=()
+for tool in zsh bash busybox; do
+  if ! path="$(command -v "$tool")"; then
+    echo "test-install-shells: $tool is not installed (scripts/ci/linux-test-deps.sh installs it)" >&2
+    exit 1
+  fi
+  case $tool in
+    zsh) shells+=("$path") ;;
+    bash) shells+=("$path --posix") ;;
+    busybox) shells+=("$path sh") ;;
+  esac
+done
+failed=0
+for shell in "${shells[@]}"; do
+  echo "test-install-shells: install.sh's tests run by $shell"
+  TOKENCLI_TEST_INSTALL_SHELL="$shell" NODE_DISABLE_COMPILE_CACHE=1 npx vitest run test/release/install-script.test.ts ||
+    failed=1
+done
+exit "$failed"
