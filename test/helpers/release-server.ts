@@ -4,8 +4,16 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  accessSync,
+  constants,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { tempDir } from './cli.js';
 
@@ -224,16 +232,41 @@ export const INSTALL_TOOLS = [
   'grep',
   'rmdir',
   'wc',
+  // Built into most shells, not into mksh.
+  'printf',
+  // For its best-effort steps: sweeping a killed run's staging directory, a link's target said.
+  'id',
+  'ls',
+  'find',
 ];
 
-/** A PATH of only these tools (symbolic links to the machine's), to take curl or sha256sum away. */
+/**
+ * A PATH of only these tools (symbolic links to the machine's programs), to take curl or sha256sum
+ * away. Each is the program on PATH, not a shell's builtin of that name (printf is one in dash,
+ * and none in mksh).
+ */
 export function pathWith(tools: string[]): string {
   const bin = tempDir('tokencli-tools-');
   for (const tool of tools) {
-    const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+    const found = programOnPath(tool);
     if (found) symlinkSync(found, join(bin, tool));
   }
   return bin;
+}
+
+/** The first executable file named `name` in PATH's directories, or undefined. */
+function programOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const path = join(dir, name);
+    try {
+      accessSync(path, constants.X_OK);
+      if (statSync(path).isFile()) return path;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
 }
 
 export function sha256File(path: string): string {
