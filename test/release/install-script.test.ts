@@ -223,8 +223,8 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
   // `curl … | sh` is dash here, bash (3.2, in its POSIX mode) on macOS, busybox's ash with busybox's
   // own tools in small containers; some pipe it to bash or zsh. Each must install the same way and
   // refuse alike: zsh once failed both on a refusal (its cleaning of escape sequences) and on a
-  // downloader's status. These run in every `npm test`; CI also runs this whole file by zsh, bash
-  // --posix and busybox's sh (scripts/ci/test-install-shells.sh).
+  // downloader's status. These run in every `npm test`; CI also runs this whole file by zsh, ksh93,
+  // bash --posix, busybox's sh, mksh and yash (scripts/ci/test-install-shells.sh).
   const shells = [
     ['bash as sh (POSIX mode, as macOS runs /bin/sh)', 'bash', ['--posix']],
     ['bash', 'bash', []],
