@@ -255,7 +255,7 @@ export function pathWith(tools: string[]): string {
 }
 
 /** The first executable file named `name` in PATH's directories, or undefined. */
-function programOnPath(name: string): string | undefined {
+export function programOnPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
     const path = join(dir, name);

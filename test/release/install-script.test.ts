@@ -34,6 +34,7 @@ import {
   fakeRelease,
   INSTALL_TOOLS,
   pathWith,
+  programOnPath,
   type ReleaseServer,
   serveHostileReason,
   serveOversized,
@@ -136,6 +137,11 @@ function install(
   return { ...result, installDir, leftInTmp: readdirSync(tmp) };
 }
 
+/** Appends a byte to the release's archive: its checksum no longer matches SHA256SUMS. */
+function tamper(dir: string, archive: string): void {
+  appendFileSync(join(dir, archive), 'x');
+}
+
 /** A refusal: one line naming the problem, exit 1, nothing installed, nothing left. */
 function expectRefused(run: Install, message: RegExp) {
   expect(run.status, run.stderr).toBe(1);
@@ -201,7 +207,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
 
   test('a tampered archive is refused before it is unpacked', async () => {
     const { dir, archive } = fakeRelease('9.8.7');
-    writeFileSync(join(dir, archive), Buffer.concat([readFileSync(join(dir, archive)), Buffer.from('x')]));
+    tamper(dir, archive);
     const server = await serve(dir);
     expectRefused(
       install(server.url, { TOKENCLI_VERSION: '9.8.7' }),
@@ -230,12 +236,10 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     ['bash', 'bash', []],
     ['zsh', 'zsh', []],
   ] as const;
-  const shellPath = (shell: string) =>
-    spawnSync('sh', ['-c', `command -v ${shell}`], { encoding: 'utf8' }).stdout.trim();
   for (const shell of new Set(shells.map(([, shell]) => shell)))
-    requiredInCi(shellPath(shell) ? undefined : `${shell} is not installed`, `install Debian's ${shell}`);
+    requiredInCi(programOnPath(shell) ? undefined : `${shell} is not installed`, `install Debian's ${shell}`);
   for (const [name, shell, args] of shells) {
-    const found = shellPath(shell);
+    const found = programOnPath(shell) ?? '';
     test.runIf(found !== '')(`installs, and refuses alike, when run by ${name}`, async () => {
       const { dir, archive } = fakeRelease('9.8.7');
       const server = await serve(dir);
@@ -243,7 +247,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect(good.status, good.stderr).toBe(0);
       expect(good.stdout).toContain(`tokencli 9.8.7 installed: ${join(good.installDir, 'tokencli')}\n`);
       expect(good.leftInTmp).toEqual([]);
-      writeFileSync(join(dir, archive), Buffer.concat([readFileSync(join(dir, archive)), Buffer.from('x')]));
+      tamper(dir, archive);
       expectRefused(
         install(server.url, { TOKENCLI_VERSION: '9.8.7' }, [found, ...args, script]),
         new RegExp(`checksum mismatch for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
@@ -273,7 +277,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     test.skipIf(found !== '')(`install.sh run by ${name} (skipped: ${shell} is not installed)`, () => {});
   }
 
-  const busybox = spawnSync('sh', ['-c', 'command -v busybox'], { encoding: 'utf8' }).stdout.trim();
+  const busybox = programOnPath('busybox') ?? '';
   if (process.platform === 'linux')
     requiredInCi(busybox ? undefined : 'busybox is not installed', "install Debian's busybox");
   test.runIf(process.platform === 'linux' && busybox !== '')(
@@ -303,8 +307,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       );
       expect(hostile.status).toBe(1);
 
-      const tampered = readFileSync(join(dir, archive));
-      writeFileSync(join(dir, archive), Buffer.concat([tampered, Buffer.from('x')]));
+      tamper(dir, archive);
       expectRefused(
         install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }, [sh, script]),
         new RegExp(`checksum mismatch for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
@@ -325,7 +328,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
 
   // macOS's tar is libarchive's bsdtar and its awk the one true awk, neither of which Debian's
   // (GNU tar, mawk) stands for: a test here before the macOS runner, which has never run.
-  const bsdTools = { tar: shellPath('bsdtar'), awk: shellPath('original-awk') };
+  const bsdTools = { tar: programOnPath('bsdtar') ?? '', awk: programOnPath('original-awk') ?? '' };
   if (process.platform === 'linux') {
     requiredInCi(bsdTools.tar ? undefined : 'bsdtar is not installed', "install Debian's libarchive-tools");
     requiredInCi(bsdTools.awk ? undefined : 'original-awk is not installed', "install Debian's original-awk");
@@ -347,7 +350,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect(good.status, good.stderr).toBe(0);
       expect(good.stdout).toContain(`tokencli 9.8.7 installed: ${join(good.installDir, 'tokencli')}\n`);
       expect(good.leftInTmp).toEqual([]);
-      writeFileSync(join(dir, archive), Buffer.concat([readFileSync(join(dir, archive)), Buffer.from('x')]));
+      tamper(dir, archive);
       expectRefused(
         install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin }),
         new RegExp(`checksum mismatch for tokencli-9\\.8\\.7-${THIS_PLATFORM}\\.tar\\.gz`),
