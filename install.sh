@@ -14,7 +14,10 @@
 # directory on the way that others may write and is not sticky, or another user's), it says so in
 # a warning on stderr, and the install stands.
 #
-# What it promises is docs/contract.md §5.2. Settings (environment):
+# The file is ASCII only: yash, in the POSIX locale a container's shell often has, refuses to read a
+# script with any other byte, even in a comment.
+#
+# What it promises is docs/contract.md section 5.2. Settings (environment):
 #   TOKENCLI_VERSION       the release to install (default: the one this script came with)
 #   TOKENCLI_INSTALL_DIR   where `tokencli` goes (default: ~/.local/bin)
 #   TOKENCLI_DOWNLOAD_URL  the base URL of the release's files (default: its GitHub release), for
@@ -112,7 +115,7 @@ wget_failed() {
 
 # Keeps, for fetch, the HTTP status of a server's error answer as a wget worded it: the first number
 # in WORDS, when it has three digits (GNU wget's "ERROR 404: Not Found.", wget2's "HTTP ERROR
-# response 404 …", in whichever language they speak).
+# response 404 ...", in whichever language they speak).
 keep_status() {
   printf '%s\n' "$1" |
     awk 'match($0, /[0-9]+/) { if (RLENGTH == 3) print substr($0, RSTART, 3); exit }' >"$tmp/status"
@@ -213,8 +216,8 @@ shown() {
   printf '%s' "$1" | sed 's|^\([A-Za-z][A-Za-z0-9+.-]*://\)[^/@]*@|\1|'
 }
 
-# Whether URL (http://…) names this machine: 127.0.0.0/8, localhost or [::1], any port (the CLI's
-# rule for a base URL, docs/contract.md §2.1).
+# Whether URL (http://...) names this machine: 127.0.0.0/8, localhost or [::1], any port (the CLI's
+# rule for a base URL, docs/contract.md section 2.1).
 on_loopback() {
   host=${1#*://}
   host=${host%%[/?#]*}
@@ -473,14 +476,14 @@ main() {
         download() {
           if wget -nv -t 2 -T 30 -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
           if [ "$wget_status" != 0 ]; then
-            # Its reason, if any, is its last line, after a timestamp: "… ERROR 404: Not Found."
+            # Its reason, if any, is its last line, after a timestamp: "... ERROR 404: Not Found."
             words=$(awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" |
               printable)
             [ "$wget_status" != 8 ] || keep_status "$words"
             wget_failed "$wget_status" "$words"
             return 1
           fi
-          # Its line "… URL:<where the file came from> …" tells a redirect to plain http.
+          # Its line "... URL:<where the file came from> ..." tells a redirect to plain http.
           ! downgraded 'URL: *http:' "$tmp/wget.log"
         }
         ;;
@@ -532,7 +535,7 @@ main() {
     no_release="no release $version (this install.sh's) there; set TOKENCLI_VERSION to a released version"
   fi
   # SHA256SUMS: a line for each of a handful of files, under 1 KiB. The archives: about 44 MB
-  # (linux-x64's goal is at most 45, docs/contract.md §4; the other platforms' are alike), with
+  # (linux-x64's goal is at most 45, docs/contract.md section 4; the other platforms' are alike), with
   # room to grow several times over before a release would need a newer install.sh.
   fetch SHA256SUMS 64 KiB "$no_release"
   any_sum "$tmp/SHA256SUMS" ||

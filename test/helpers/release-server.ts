@@ -2,7 +2,7 @@
  * A release's download server for tests: the files of one directory over HTTP on 127.0.0.1 (what
  * TOKENCLI_DOWNLOAD_URL points at), and fake release directories with their SHA256SUMS.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   accessSync,

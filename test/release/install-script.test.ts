@@ -120,11 +120,16 @@ interface Install {
  */
 const defaultShell = process.env.TOKENCLI_TEST_INSTALL_SHELL?.split(' ').filter(Boolean) ?? ['sh'];
 
-/** install.sh run by the default shell (or by the shell and arguments in `command`, such as `['bash', script]`). */
+/**
+ * install.sh run by the default shell (or by the shell and arguments in `command`, such as
+ * `['bash', script]`), with `input` on its standard input: the script itself, for a `command`
+ * that names no file, as `curl … | sh` runs it.
+ */
 function install(
   url: string,
   env: Record<string, string> = {},
   command = [...defaultShell, script],
+  input?: string,
 ): Install {
   const installDir = join(tempDir('tokencli-install-home-'), 'bin');
   const tmp = tempDir('tokencli-install-tmp-');
@@ -133,6 +138,7 @@ function install(
     env: cleanEnv({ TOKENCLI_DOWNLOAD_URL: url, TOKENCLI_INSTALL_DIR: installDir, TMPDIR: tmp, ...env }),
     encoding: 'utf8',
     timeout: 60_000,
+    input,
   });
   return { ...result, installDir, leftInTmp: readdirSync(tmp) };
 }
@@ -203,6 +209,26 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(spawnSync(join(installDir, 'tokencli'), ['--version'], { encoding: 'utf8' }).stdout).toBe(
       '9.8.7\n',
     );
+  });
+
+  // The documented way in, `curl -fsSL …/install.sh | sh`: the shell reads the script from the pipe
+  // as it runs it. In the C (POSIX) locale, which a container's shell often has, yash refuses to
+  // read any byte that is not ASCII, in a comment too, so the file holds none.
+  test('the script read from a pipe installs, in the C locale too: it is ASCII only', async () => {
+    const text = readFileSync(script, 'utf8');
+    const foreign = text
+      .split('\n')
+      .flatMap((line, i) => (/\P{ASCII}/u.test(line) ? [`${i + 1}: ${line}`] : []));
+    expect(foreign, 'lines of install.sh that are not ASCII').toEqual([]);
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', LC_ALL: 'C' }, [...defaultShell], text);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(run.installDir, 'tokencli')}\n`);
+    expect(spawnSync(join(run.installDir, 'tokencli'), ['--version'], { encoding: 'utf8' }).stdout).toBe(
+      '9.8.7\n',
+    );
+    expect(run.leftInTmp).toEqual([]);
   });
 
   test('a tampered archive is refused before it is unpacked', async () => {
