@@ -17,7 +17,8 @@
 # The file is ASCII only: yash, in the POSIX locale a container's shell often has, refuses to read a
 # script with any other byte, even in a comment.
 #
-# What it promises is docs/contract.md section 5.2. Settings (environment):
+# What it promises is docs/contract.md section 5.2. It takes no arguments (--help says what it does
+# and lists these). Settings (environment):
 #   TOKENCLI_VERSION       the release to install (default: the one this script came with)
 #   TOKENCLI_INSTALL_DIR   where `tokencli` goes (default: ~/.local/bin)
 #   TOKENCLI_DOWNLOAD_URL  the base URL of the release's files (default: its GitHub release), for
@@ -36,6 +37,8 @@ set -eu
 
 # The release this script belongs to (test/release/install-script.test.ts: package.json's version).
 RELEASED_VERSION=0.1.0
+# Where each release's files are, under v<version>: the default TOKENCLI_DOWNLOAD_URL.
+RELEASES=https://github.com/tokencli/tokencli/releases/download
 
 # The refusal, always one line: a value it names (a version, a directory) may hold a line break or
 # an escape sequence, which would make it two lines or rewrite the terminal.
@@ -50,6 +53,32 @@ fail() {
 # A line on stdout, as it is: dash's echo would read a backslash in a path as an escape.
 say() {
   printf '%s\n' "$*"
+}
+
+# The answer to --help: what the script does, and its settings with their defaults. (No backquote:
+# this here-document is expanded.)
+usage() {
+  cat <<EOF
+usage: sh install.sh
+   or: curl -fsSL $RELEASES/v$RELEASED_VERSION/install.sh | sh
+
+Installs tokencli for this user, without root: downloads this system's release
+archive and SHA256SUMS, checks the archive's SHA-256 before unpacking it, and
+puts tokencli into the install directory (its man page into
+<prefix>/share/man/man1, when that directory is a <prefix>/bin). On a failure it
+says why in one line, exits 1, and leaves nothing installed or behind.
+
+It takes no arguments. Settings, from the environment:
+  TOKENCLI_VERSION       the release to install (default: $RELEASED_VERSION, this script's)
+  TOKENCLI_INSTALL_DIR   where tokencli goes (default: ~/.local/bin)
+  TOKENCLI_DOWNLOAD_URL  the base URL of the release's files, for a mirror:
+                         https://, or http:// on this machine only
+                         (default: $RELEASES/v<version>)
+
+Example:
+  curl -fsSL $RELEASES/v$RELEASED_VERSION/install.sh |
+    TOKENCLI_INSTALL_DIR="\$HOME/bin" sh
+EOF
 }
 
 # A line on stderr that does not stop the install.
@@ -346,6 +375,16 @@ exposed_dir() {
 }
 
 main() {
+  # Its settings are the environment's: an argument is a mistaken try at one (a version, a
+  # directory, as other installers take them), refused before anything is done.
+  case ${1-} in
+    -h | --help)
+      usage
+      exit 0
+      ;;
+  esac
+  [ $# = 0 ] ||
+    fail "install.sh takes no arguments (given '$1'): its settings are environment variables, such as TOKENCLI_VERSION=$RELEASED_VERSION; sh install.sh --help lists them"
   # Nothing this script makes may be writable by others, whatever umask it was started with (000
   # in some containers): they could replace the tokencli that holds the user's secrets.
   umask go-w
@@ -369,7 +408,7 @@ main() {
       install_dir=$HOME${install_dir#"~"}
       ;;
   esac
-  base_url=${TOKENCLI_DOWNLOAD_URL:-https://github.com/tokencli/tokencli/releases/download/v$version}
+  base_url=${TOKENCLI_DOWNLOAD_URL:-$RELEASES/v$version}
   base_url=${base_url%/}
   case $base_url in
     # A backslash: tools disagree on where the host of http://a\@b ends.

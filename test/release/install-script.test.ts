@@ -1225,6 +1225,46 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(server.requests()).toEqual([]);
   });
 
+  // Read first, then run: `sh install.sh --help` must not be the install itself.
+  test('--help and -h say what it does and its settings, and do nothing else', async () => {
+    const { dir } = fakeRelease(version);
+    const server = await serve(dir);
+    const runs = [
+      install(server.url, {}, [...defaultShell, script, '--help']),
+      install(server.url, {}, [...defaultShell, script, '-h', 'and', 'more']),
+      // `curl … | sh -s -- --help`
+      install(server.url, {}, [...defaultShell, '-s', '--', '--help'], readFileSync(script, 'utf8')),
+    ];
+    for (const run of runs) {
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/^usage: sh install\.sh\n/);
+      expect(run.stdout).toContain(`releases/download/v${version}/install.sh | sh\n`);
+      for (const setting of ['TOKENCLI_VERSION', 'TOKENCLI_INSTALL_DIR', 'TOKENCLI_DOWNLOAD_URL'])
+        expect(run.stdout).toContain(`\n  ${setting} `);
+      expect(run.stdout).toContain(`(default: ${version}, this script's)`);
+      expect(run.stdout).toContain('TOKENCLI_INSTALL_DIR="$HOME/bin" sh\n');
+      expect(existsSync(run.installDir)).toBe(false);
+      expect(run.leftInTmp).toEqual([]);
+    }
+    expect(server.requests()).toEqual([]);
+  });
+
+  test('an argument is refused, as the settings are environment variables, before anything is downloaded', async () => {
+    const { dir } = fakeRelease(version);
+    const server = await serve(dir);
+    const said =
+      /^tokencli install: install\.sh takes no arguments \(given '(.*)'\): its settings are environment variables, such as TOKENCLI_VERSION=\d+\.\d+\.\d+; sh install\.sh --help lists them\n$/;
+    for (const args of [[version], ['--version'], ['-y', '--force'], ['--', 'x']]) {
+      const run = install(server.url, {}, [...defaultShell, script, ...args]);
+      expectRefused(run, said);
+      expect(said.exec(run.stderr)?.[1]).toBe(args[0]);
+    }
+    // A hostile argument, cleaned as every value a refusal names.
+    expect(install(server.url, {}, [...defaultShell, script, '1\n2\x1b[31m']).stderr).toMatch(/given '1 2'/);
+    expect(server.requests()).toEqual([]);
+  });
+
   test('a version that is not exact is refused', () => {
     expectRefused(
       install('http://127.0.0.1:9', { TOKENCLI_VERSION: '../../x' }),
