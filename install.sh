@@ -142,6 +142,13 @@ wget_failed() {
   say "wget: ($1) $meaning${2:+: $2}" >&2
 }
 
+# Whether the temporary directory has no room left (a full disk, a quota reached): one byte cannot
+# be written there. Said in place of the downloader's or tar's words, which are then lost (the log
+# they went to could not be written either) or say only that a write fell short.
+no_room() {
+  ! printf x 2>/dev/null >"$tmp/room"
+}
+
 # Keeps, for fetch, the HTTP status of a server's error answer as a wget worded it: the first number
 # in WORDS, when it has three digits (GNU wget's "ERROR 404: Not Found.", wget2's "HTTP ERROR
 # response 404 ...", in whichever language they speak).
@@ -194,9 +201,12 @@ bounded() (
       ;;
   esac
   download "$3" "$4" 2>"$tmp/download.log" && exit 0
-  # The file reached the limit: that many blocks of the unit measured.
+  # The file reached the limit: that many blocks of the unit measured. Or no room was left, told
+  # while the part downloaded still takes it.
   if [ -f "$4" ] && size=$(wc -c <"$4") && [ $size -ge $((blocks * unit)) ]; then
     say "$too_large" >&2
+  elif no_room; then
+    say "$no_room_in_tmp" >&2
   else
     cat "$tmp/download.log" >&2
   fi
@@ -558,6 +568,7 @@ main() {
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
     fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
   stage= man_stage= made=
+  no_room_in_tmp="no room left in ${TMPDIR:-/tmp}, a full disk or a quota: set TMPDIR to a directory with room"
   trap 'rm -rf "$tmp"; [ -z "$stage" ] || rm -rf "$stage"; [ -z "$man_stage" ] || rm -rf "$man_stage"; unmake' EXIT
   trap 'exit 129' HUP
   trap 'exit 130' INT
@@ -602,13 +613,19 @@ main() {
   # The man page in the same pass (it lies after the executable in the archive); an archive
   # without one is unpacked again for the executable alone.
   if [ "$os" = win ]; then
-    unpack() { (CDPATH='' cd -- "$tmp/unpacked" && unzip -q "../$archive" "$program"); }
+    unpack_archive() { (CDPATH='' cd -- "$tmp/unpacked" && unzip -q "../$archive" "$program"); }
   else
-    unpack() {
+    unpack_archive() {
       (CDPATH='' cd -- "$tmp/unpacked" && { tar -xzf "../$archive" "$program" tokencli.1 2>/dev/null ||
         tar -xzf "../$archive" "$program"; })
     }
   fi
+  # GNU tar's words for a full disk are "Wrote only 4608 of 10240 bytes".
+  unpack() {
+    unpacked=$(unpack_archive 2>&1 >/dev/null) && return 0
+    if no_room; then say "$no_room_in_tmp" >&2; else say "$unpacked" >&2; fi
+    return 1
+  }
   run "cannot unpack $archive" unpack
   # A regular file, not a link to one elsewhere on this system.
   [ -f "$tmp/unpacked/$program" ] && [ ! -L "$tmp/unpacked/$program" ] || fail "$archive holds no $program"

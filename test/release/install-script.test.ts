@@ -6,6 +6,7 @@
  * release/ (`npm run build:release`, which CI runs); the other cases build a small fake release.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   appendFileSync,
   chmodSync,
@@ -25,6 +26,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { requiredInCi } from '../helpers/ci-required.js';
@@ -52,6 +54,23 @@ const script = join(root, 'install.sh');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 const linuxX64 = process.platform === 'linux' && process.arch === 'x64';
 const realArchive = join(root, 'release', `tokencli-${version}-linux-x64.tar.gz`);
+
+/**
+ * unshare and mount, where a tmpfs can be mounted in a mount namespace of the test's own (`unshare
+ * -rm`: a user namespace too, so no root is needed where user namespaces are allowed): a full disk
+ * without filling a real one. Root, as in .ci/run, can always, so there it must.
+ */
+const unshare = process.platform === 'linux' ? programOnPath('unshare') : undefined;
+const mount = process.platform === 'linux' ? programOnPath('mount') : undefined;
+const tmpfsMountable =
+  unshare !== undefined &&
+  mount !== undefined &&
+  spawnSync(unshare, ['-rm', mount, '-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', tmpdir()]).status === 0;
+if (process.platform === 'linux' && process.getuid?.() === 0)
+  requiredInCi(
+    tmpfsMountable ? undefined : 'cannot mount a tmpfs in a mount namespace (unshare -rm)',
+    "install util-linux's unshare and mount",
+  );
 
 /** wget2, which Fedora installs as its wget; undefined where it is missing. */
 const wget2 = spawnSync('sh', ['-c', 'command -v wget2'], { encoding: 'utf8' }).stdout.trim() || undefined;
@@ -1202,6 +1221,77 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(refused).toContain('-f 128');
     expect(refused).toContain('-f 524288');
   });
+
+  /**
+   * `command` with a tmpfs of 256 KiB mounted at `at` first, in a mount namespace of its own; what
+   * the tmpfs held when the command ended is the last line of stdout, after "left:".
+   */
+  function onSmallTmpfs(at: string, command: string[]): string[] {
+    const wrapper = `"$MOUNT" -t tmpfs -o size=256k tmpfs "$1" || exit 97
+at=$1
+shift
+"$@"
+status=$?
+printf 'left:%s\\n' "$(ls -A "$at")"
+exit $status`;
+    return [unshare ?? 'unshare', '-rm', 'sh', '-c', wrapper, 'sh', at, ...command];
+  }
+
+  // A full disk. In TMPDIR, the downloader's words for it are lost, as the log they go to cannot be
+  // written either, and GNU tar's say only that a write fell short ("Wrote only 4608 of 10240
+  // bytes"): the refusal says there is no room, and where. In the install directory, cp says it.
+  test.skipIf(!tmpfsMountable)(
+    'a disk that fills up is said so, in the download, the unpacking or the install, and leaves nothing',
+    async () => {
+      // Random text does not compress: its archive, about 1 MB, cannot be downloaded into 256 KiB.
+      const big = fakeRelease(
+        '9.8.7',
+        THIS_PLATFORM,
+        `#!/bin/sh\necho 9.8.7\n# ${randomBytes(750_000).toString('base64')}\n`,
+      );
+      // One character a million times: an archive of a few KiB whose tokencli is 1 MB.
+      const deep = fakeRelease('9.8.7', THIS_PLATFORM, `#!/bin/sh\necho 9.8.7\n# ${'x'.repeat(1_000_000)}\n`);
+      const bigServer = await serve(big.dir);
+      const deepServer = await serve(deep.dir);
+      const noRoom = String.raw`\(no room left in \S+, a full disk or a quota: set TMPDIR to a directory with room\)`;
+      const escaped = (text: string) => text.replace(/[.]/g, '\\.');
+      for (const [downloader, env] of downloaders()) {
+        const settings = { ...env, TOKENCLI_VERSION: '9.8.7', MOUNT: mount ?? 'mount' };
+        const tmp = tempDir('tokencli-install-tmp-');
+        const downloading = install(
+          bigServer.url,
+          { ...settings, TMPDIR: tmp },
+          onSmallTmpfs(tmp, [...defaultShell, script]),
+        );
+        const unpacking = install(
+          deepServer.url,
+          { ...settings, TMPDIR: tmp },
+          onSmallTmpfs(tmp, [...defaultShell, script]),
+        );
+        const home = tempDir('tokencli-install-home-');
+        const installing = install(
+          deepServer.url,
+          { ...settings, TOKENCLI_INSTALL_DIR: join(home, 'bin') },
+          onSmallTmpfs(home, [...defaultShell, script]),
+        );
+        installing.installDir = join(home, 'bin');
+        for (const [run, said] of [
+          [downloading, `cannot download ${escaped(`${bigServer.url}/${big.archive}`)} ${noRoom}`],
+          [unpacking, `cannot unpack ${escaped(deep.archive)} ${noRoom}`],
+          [installing, `cannot write to ${escaped(join(home, 'bin'))} \\(cp: .*No space left on device\\)`],
+        ] as const) {
+          // Nothing left on the full disk either: the part downloaded, the directories made.
+          expect(run.stdout, `${downloader}: ${said}`).toBe('left:\n');
+          run.stdout = '';
+          expectRefused(run, new RegExp(`^tokencli install: ${said}\n$`));
+        }
+      }
+    },
+  );
+  test.skipIf(tmpfsMountable)(
+    'a disk that fills up (skipped: no tmpfs can be mounted in a namespace of its own, unshare -rm)',
+    () => {},
+  );
 
   test('an unknown operating system or processor is refused before anything is downloaded', async () => {
     const { dir } = fakeRelease('9.8.7');
