@@ -66,7 +66,9 @@ Installs tokencli for this user, without root: downloads this system's release
 archive and SHA256SUMS, checks the archive's SHA-256 before unpacking it, and
 puts tokencli into the install directory (its man page into
 <prefix>/share/man/man1, when that directory is a <prefix>/bin). On a failure it
-says why in one line, exits 1, and leaves nothing installed or behind.
+says why in one line, exits 1, and leaves nothing installed or behind. Run it
+as yourself: run by sudo (or doas), it installs only into a TOKENCLI_INSTALL_DIR
+given, such as /usr/local/bin for every user.
 
 It takes no arguments. Settings, from the environment:
   TOKENCLI_VERSION       the release to install (default: $RELEASED_VERSION, this script's)
@@ -410,6 +412,18 @@ main() {
     install_dir=$HOME/.local/bin
   else
     fail "HOME is not set: set TOKENCLI_INSTALL_DIR to the directory tokencli goes in"
+  fi
+  # Run as root by sudo (or doas) for another user, as `curl ... | sudo sh` does out of habit, the
+  # default would be wrong either way: ~/.local/bin in root's home, where sudo usually points HOME
+  # and the user cannot run it, or in the user's home where sudo keeps HOME, as root-owned files
+  # that their own later installs cannot replace. Said before anything is downloaded or made; a
+  # directory given (/usr/local/bin, for every user) is taken as meant.
+  invoker=${SUDO_USER:-${DOAS_USER:-}}
+  if [ -z "${TOKENCLI_INSTALL_DIR:-}" ] && [ -n "$invoker" ] && [ "$invoker" != root ] &&
+    [ "$(id -u 2>/dev/null || true)" = 0 ]; then
+    by=sudo
+    [ -n "${SUDO_USER:-}" ] || by=doas
+    fail "run by $by, it would install tokencli as root into $install_dir: run install.sh without $by to install it for $invoker (it needs no root), or for every user with $by TOKENCLI_INSTALL_DIR=/usr/local/bin sh"
   fi
   # A "~/bin" that no shell expanded (a CI file's env: block) means the home directory's.
   case $install_dir in

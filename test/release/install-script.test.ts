@@ -1049,6 +1049,71 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     );
   });
 
+  // `curl … | sudo sh`: sudo runs it as root and sets SUDO_USER (doas: DOAS_USER). An `id` on PATH
+  // answers `-u` with the uid the case needs, whoever runs the test.
+  test('run as root by sudo or doas for another user, the default directory is refused before anything is done; a directory given is taken', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const asUid = (uid: number) => {
+      const bin = tempDir('tokencli-fake-id-');
+      writeFileSync(
+        join(bin, 'id'),
+        `#!/bin/sh\n[ "$1" = -u ] && { echo ${uid}; exit 0; }\nexec /usr/bin/env -i id "$@"\n`,
+        {
+          mode: 0o755,
+        },
+      );
+      return `${bin}${delimiter}${process.env.PATH}`;
+    };
+    const run = (env: Record<string, string>) => {
+      const home = tempDir('tokencli-install-home-');
+      const tmp = tempDir('tokencli-install-tmp-');
+      const [shell = 'sh', ...args] = defaultShell;
+      const result = spawnSync(shell, [...args, script], {
+        env: cleanEnv({
+          TOKENCLI_DOWNLOAD_URL: server.url,
+          TOKENCLI_VERSION: '9.8.7',
+          HOME: home,
+          TMPDIR: tmp,
+          ...env,
+        }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      return { ...result, home, leftInTmp: readdirSync(tmp) };
+    };
+
+    for (const [variable, by] of [
+      ['SUDO_USER', 'sudo'],
+      ['DOAS_USER', 'doas'],
+    ] as const) {
+      const refused = run({ [variable]: 'alice', PATH: asUid(0) });
+      expect(refused.status, refused.stderr).toBe(1);
+      expect(refused.stderr).toBe(
+        `tokencli install: run by ${by}, it would install tokencli as root into ${join(refused.home, '.local', 'bin')}: ` +
+          `run install.sh without ${by} to install it for alice (it needs no root), or for every user with ${by} TOKENCLI_INSTALL_DIR=/usr/local/bin sh\n`,
+      );
+      expect(readdirSync(refused.home)).toEqual([]);
+      expect(refused.leftInTmp).toEqual([]);
+    }
+    expect(server.requests()).toEqual([]);
+
+    // A directory given is where root meant it to go.
+    const given = join(tempDir('tokencli-install-prefix-'), 'bin');
+    const systemWide = run({ SUDO_USER: 'alice', PATH: asUid(0), TOKENCLI_INSTALL_DIR: given });
+    expect(systemWide.status, systemWide.stderr).toBe(0);
+    expect(systemWide.stdout).toContain(`tokencli 9.8.7 installed: ${join(given, 'tokencli')}\n`);
+    // Root by sudo from a root shell, and another user by `sudo -u`: each its own home's.
+    for (const [user, uid] of [
+      ['root', 0],
+      ['alice', 1000],
+    ] as const) {
+      const own = run({ SUDO_USER: user, PATH: asUid(uid) });
+      expect(own.status, own.stderr).toBe(0);
+      expect(existsSync(join(own.home, '.local', 'bin', 'tokencli'))).toBe(true);
+    }
+  });
+
   test('a script cut short on its way through a pipe does nothing: it fails, or only defines', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
@@ -1334,6 +1399,7 @@ exit $status`;
         expect(run.stdout).toContain(`\n  ${setting} `);
       expect(run.stdout).toContain(`(default: ${version}, this script's)`);
       expect(run.stdout).toContain('TOKENCLI_INSTALL_DIR="$HOME/bin" sh\n');
+      expect(run.stdout).toContain('run by sudo (or doas), it installs only into a TOKENCLI_INSTALL_DIR\n');
       expect(existsSync(run.installDir)).toBe(false);
       expect(run.leftInTmp).toEqual([]);
     }
