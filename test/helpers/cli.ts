@@ -58,7 +58,10 @@ export function serviceConfigFile(
   return path;
 }
 
-/** The environment a test CLI runs with: no inherited TOKENCLI_*, proxies, or colours. */
+/**
+ * The environment a test CLI runs with: no inherited TOKENCLI_*, proxies, or colours, and not who
+ * ran the suite by sudo or doas (install.sh, as root, refuses its default directory then).
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -66,7 +69,9 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
       /^TOKENCLI_/.test(k) ||
       /^(https?|no|all)_proxy$/i.test(k) ||
       k === 'NO_COLOR' ||
-      k === 'FORCE_COLOR'
+      k === 'FORCE_COLOR' ||
+      k === 'SUDO_USER' ||
+      k === 'DOAS_USER'
     ) {
       continue;
     }
