@@ -1203,6 +1203,52 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     for (const bytes of sent) expect(bytes).toBeLessThan(size / 4);
   });
 
+  // A writer killed at the limit by SIGXFSZ, whose default is to dump core: where core dumps are
+  // allowed and land in the working directory (core_pattern `core`), the user's directory would
+  // get the downloader's memory.
+  const corePattern = existsSync('/proc/sys/kernel/core_pattern')
+    ? readFileSync('/proc/sys/kernel/core_pattern', 'utf8').trim()
+    : undefined;
+  const coreHardLimit = spawnSync('sh', ['-c', 'ulimit -Hc'], { encoding: 'utf8' }).stdout.trim();
+  const coresHere = corePattern !== undefined && !corePattern.startsWith('|') && !corePattern.includes('/');
+  const noCores = !coresHere
+    ? `core dumps do not land in the working directory here (core_pattern ${corePattern ?? 'unknown'})`
+    : coreHardLimit === '0'
+      ? 'core dumps are off here (ulimit -Hc 0)'
+      : undefined;
+  test.skipIf(noCores !== undefined)(
+    `a download cut off at its limit dumps no core into the working directory, where dumps are allowed${noCores ? ` (skipped: ${noCores})` : ''}`,
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serveOversized(dir, 'SHA256SUMS', 64 * 2 ** 20);
+      servers.push(server);
+      for (const [name, env] of downloaders()) {
+        const cwd = tempDir('tokencli-install-cwd-');
+        const tmp = tempDir('tokencli-install-tmp-');
+        const run = spawnSync(
+          'sh',
+          ['-c', 'ulimit -c unlimited && exec "$@"', 'sh', ...defaultShell, script],
+          {
+            cwd,
+            env: cleanEnv({
+              TOKENCLI_DOWNLOAD_URL: server.url,
+              TOKENCLI_VERSION: '9.8.7',
+              TOKENCLI_INSTALL_DIR: join(tempDir('tokencli-install-home-'), 'bin'),
+              TMPDIR: tmp,
+              ...env,
+            }),
+            encoding: 'utf8',
+            timeout: 60_000,
+          },
+        );
+        expect(run.stderr, name).toMatch(/larger than 64 KiB, far more than a release's: refused\)$/m);
+        expect(run.status, name).toBe(1);
+        expect(readdirSync(cwd), name).toEqual([]);
+        expect(readdirSync(tmp), name).toEqual([]);
+      }
+    },
+  );
+
   test('an endless archive is cut off at 256 MiB, before its checksum, with each downloader', async () => {
     const { dir, archive } = fakeRelease('9.8.7');
     const size = 2 ** 30;
