@@ -1333,6 +1333,32 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(refused).toContain('-f 524288');
   });
 
+  // Where the limit in force cannot be read, a lower one the user may have cannot be told from
+  // none: no limit is set, rather than one that might raise it (only root may) and fail.
+  test('a shell whose ulimit -f cannot even be read downloads unbounded, and installs', async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const log = join(tempDir('tokencli-ulimit-'), 'asked');
+    const shell = `ulimit() {
+  if [ "$1" = -f ] && [ $# = 1 ]; then
+    echo "ulimit: cannot read limit" >&2
+    return 1
+  fi
+  [ "$1" != -f ] || echo "$*" >>"$ULIMIT_LOG"
+  command ulimit "$@"
+}
+. "$0"`;
+    const unreadable = ['sh', '-c', shell, script];
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ULIMIT_LOG: log }, unreadable);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(run.installDir, 'tokencli')}\n`);
+    expect(run.leftInTmp).toEqual([]);
+    // Only the unit was measured (a limit of one block, in a subshell of its own); no bound was set.
+    const asked = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    expect(asked).toEqual(['-f 1', '-f 1']);
+  });
+
   /**
    * `command` with a tmpfs of 256 KiB mounted at `at` first, in a mount namespace of its own; what
    * the tmpfs held when the command ended is the last line of stdout, after "left:".
