@@ -417,13 +417,14 @@ main() {
   # default would be wrong either way: ~/.local/bin in root's home, where sudo usually points HOME
   # and the user cannot run it, or in the user's home where sudo keeps HOME, as root-owned files
   # that their own later installs cannot replace. Said before anything is downloaded or made; a
-  # directory given (/usr/local/bin, for every user) is taken as meant.
+  # directory given (/usr/local/bin, for every user) is taken as meant. The advice sets it through
+  # env, as doas, unlike sudo, takes no VAR=value before the command.
   invoker=${SUDO_USER:-${DOAS_USER:-}}
   if [ -z "${TOKENCLI_INSTALL_DIR:-}" ] && [ -n "$invoker" ] && [ "$invoker" != root ] &&
     [ "$(id -u 2>/dev/null || true)" = 0 ]; then
     by=sudo
     [ -n "${SUDO_USER:-}" ] || by=doas
-    fail "run by $by, it would install tokencli as root into $install_dir: run install.sh without $by to install it for $invoker (it needs no root), or for every user with $by TOKENCLI_INSTALL_DIR=/usr/local/bin sh"
+    fail "run by $by, it would install tokencli as root into $install_dir: run install.sh without $by to install it for $invoker (it needs no root), or for every user with $by env TOKENCLI_INSTALL_DIR=/usr/local/bin sh"
   fi
   # A "~/bin" that no shell expanded (a CI file's env: block) means the home directory's.
   case $install_dir in

@@ -1091,7 +1091,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect(refused.status, refused.stderr).toBe(1);
       expect(refused.stderr).toBe(
         `tokencli install: run by ${by}, it would install tokencli as root into ${join(refused.home, '.local', 'bin')}: ` +
-          `run install.sh without ${by} to install it for alice (it needs no root), or for every user with ${by} TOKENCLI_INSTALL_DIR=/usr/local/bin sh\n`,
+          `run install.sh without ${by} to install it for alice (it needs no root), or for every user with ${by} env TOKENCLI_INSTALL_DIR=/usr/local/bin sh\n`,
       );
       expect(readdirSync(refused.home)).toEqual([]);
       expect(refused.leftInTmp).toEqual([]);
