@@ -406,10 +406,18 @@ main() {
   case $version in
     "" | [!0-9]* | *[!0-9A-Za-z.+-]*) fail "TOKENCLI_VERSION must be an exact version such as $RELEASED_VERSION, not '$version'" ;;
   esac
+  # The home directory as a prefix: "/" (a user without a home of their own) gives /.local/bin,
+  # not //.local/bin.
+  home=${HOME:-}
+  case $home in /) home= ;; esac
   if [ -n "${TOKENCLI_INSTALL_DIR:-}" ]; then
     install_dir=$TOKENCLI_INSTALL_DIR
   elif [ -n "${HOME:-}" ]; then
-    install_dir=$HOME/.local/bin
+    # A service account's home that is not there (/nonexistent): said as such, rather than as a
+    # directory above it that cannot be written.
+    [ -d "$HOME" ] ||
+      fail "HOME ($HOME) is not a directory, so there is no ~/.local/bin: set TOKENCLI_INSTALL_DIR to the directory tokencli goes in"
+    install_dir=$home/.local/bin
   else
     fail "HOME is not set: set TOKENCLI_INSTALL_DIR to the directory tokencli goes in"
   fi
@@ -430,7 +438,9 @@ main() {
   case $install_dir in
     "~" | "~/"*)
       [ -n "${HOME:-}" ] || fail "HOME is not set, so $install_dir means nothing: give TOKENCLI_INSTALL_DIR as a full path"
-      install_dir=$HOME${install_dir#"~"}
+      [ -d "$HOME" ] ||
+        fail "HOME ($HOME) is not a directory, so $install_dir means nothing: give TOKENCLI_INSTALL_DIR as a full path"
+      case $install_dir in "~") install_dir=$HOME ;; *) install_dir=$home${install_dir#"~"} ;; esac
       ;;
   esac
   base_url=${TOKENCLI_DOWNLOAD_URL:-$RELEASES/v$version}

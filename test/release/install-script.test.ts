@@ -1028,7 +1028,7 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.stdout).toContain(`another tokencli comes first on your PATH (${join(other, 'tokencli')})`);
   });
 
-  test('takes the tag form of a version, a TMPDIR with a backslash, and says HOME is missing', async () => {
+  test('takes the tag form of a version, a TMPDIR with a backslash, and says HOME is missing or not there', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
     const tagged = install(server.url, { TOKENCLI_VERSION: 'v9.8.7' });
@@ -1047,6 +1047,30 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(homeless.stderr).toBe(
       'tokencli install: HOME is not set: set TOKENCLI_INSTALL_DIR to the directory tokencli goes in\n',
     );
+    // A service account's home that is not there: said as such, not as "cannot write to /".
+    const nowhere = join(tempDir('tokencli-install-home-'), 'nonexistent');
+    const away = spawnSync('sh', [script], {
+      env: { PATH: process.env.PATH ?? '', TOKENCLI_DOWNLOAD_URL: server.url, HOME: nowhere },
+      encoding: 'utf8',
+    });
+    expect(away.status).toBe(1);
+    expect(away.stderr).toBe(
+      `tokencli install: HOME (${nowhere}) is not a directory, so there is no ~/.local/bin: set TOKENCLI_INSTALL_DIR to the directory tokencli goes in\n`,
+    );
+    const tilde = spawnSync('sh', [script], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        TOKENCLI_DOWNLOAD_URL: server.url,
+        HOME: nowhere,
+        TOKENCLI_INSTALL_DIR: '~/bin',
+      },
+      encoding: 'utf8',
+    });
+    expect(tilde.status).toBe(1);
+    expect(tilde.stderr).toBe(
+      `tokencli install: HOME (${nowhere}) is not a directory, so ~/bin means nothing: give TOKENCLI_INSTALL_DIR as a full path\n`,
+    );
+    expect(existsSync(nowhere)).toBe(false);
   });
 
   // `curl … | sudo sh`: sudo runs it as root and sets SUDO_USER (doas: DOAS_USER). An `id` on PATH
@@ -1097,6 +1121,12 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       expect(refused.leftInTmp).toEqual([]);
     }
     expect(server.requests()).toEqual([]);
+
+    // A home of "/" (a user without one of their own) is no "//" in the path said.
+    const rootHome = run({ SUDO_USER: 'alice', PATH: asUid(0), HOME: '/' });
+    expect(rootHome.stderr).toMatch(
+      /^tokencli install: run by sudo, it would install tokencli as root into \/\.local\/bin: /,
+    );
 
     // A directory given is where root meant it to go.
     const given = join(tempDir('tokencli-install-prefix-'), 'bin');
