@@ -146,7 +146,7 @@ const defaultShell = process.env.TOKENCLI_TEST_INSTALL_SHELL?.split(' ').filter(
  */
 function install(
   url: string,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
   command = [...defaultShell, script],
   input?: string,
 ): Install {
@@ -1089,22 +1089,18 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       );
       return `${bin}${delimiter}${process.env.PATH}`;
     };
+    // By its default directory, in a home of its own (or the one given).
     const run = (env: Record<string, string>) => {
-      const home = tempDir('tokencli-install-home-');
-      const tmp = tempDir('tokencli-install-tmp-');
-      const [shell = 'sh', ...args] = defaultShell;
-      const result = spawnSync(shell, [...args, script], {
-        env: cleanEnv({
-          TOKENCLI_DOWNLOAD_URL: server.url,
+      const home = env.HOME ?? tempDir('tokencli-install-home-');
+      return {
+        ...install(server.url, {
           TOKENCLI_VERSION: '9.8.7',
+          TOKENCLI_INSTALL_DIR: undefined,
           HOME: home,
-          TMPDIR: tmp,
           ...env,
         }),
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      return { ...result, home, leftInTmp: readdirSync(tmp) };
+        home,
+      };
     };
 
     for (const [variable, by] of [
