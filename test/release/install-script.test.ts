@@ -1334,54 +1334,53 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
   // Where setting a limit fails (a shell or system that refuses it), the downloads run unbounded
   // rather than not at all. A function in place of the shell's ulimit stands in for such a shell:
   // a hard limit would not, as lowering one always works.
-  test('a shell that cannot set ulimit -f downloads unbounded, and installs', async () => {
+  /**
+   * install.sh run by sh with its `ulimit` a shell function that fails, as a shell that may not do
+   * it would, whenever REFUSED (a test of its arguments) holds: an install that must go through
+   * all the same. Gives each `ulimit -f` it was asked to set, in order.
+   */
+  async function installWithUlimit(refused: string, complaint: string): Promise<string[]> {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
-    const log = join(tempDir('tokencli-ulimit-'), 'refused');
+    const log = join(tempDir('tokencli-ulimit-'), 'asked');
+    writeFileSync(log, '');
     const shell = `ulimit() {
-  if [ "$1" = -f ] && [ $# -gt 1 ]; then
-    echo "$*" >>"$ULIMIT_LOG"
-    echo "ulimit: cannot modify limit: Operation not permitted" >&2
+  if [ "$1" = -f ] && [ $# -gt 1 ]; then echo "$*" >>"$ULIMIT_LOG"; fi
+  if ${refused}; then
+    echo "ulimit: ${complaint}" >&2
     return 1
   fi
   command ulimit "$@"
 }
 . "$0"`;
-    const unsettable = ['sh', '-c', shell, script];
-    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ULIMIT_LOG: log }, unsettable);
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ULIMIT_LOG: log }, [
+      'sh',
+      '-c',
+      shell,
+      script,
+    ]);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(run.installDir, 'tokencli')}\n`);
     expect(run.leftInTmp).toEqual([]);
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  }
+
+  test('a shell that cannot set ulimit -f downloads unbounded, and installs', async () => {
+    const asked = await installWithUlimit(
+      '[ "$1" = -f ] && [ $# -gt 1 ]',
+      'cannot modify limit: Operation not permitted',
+    );
     // Both limits were asked for, and refused: 64 KiB and 256 MiB in blocks of 512 bytes.
-    const refused = readFileSync(log, 'utf8').split('\n');
-    expect(refused).toContain('-f 128');
-    expect(refused).toContain('-f 524288');
+    expect(asked).toContain('-f 128');
+    expect(asked).toContain('-f 524288');
   });
 
   // Where the limit in force cannot be read, a lower one the user may have cannot be told from
   // none: no limit is set, rather than one that might raise it (only root may) and fail.
   test('a shell whose ulimit -f cannot even be read downloads unbounded, and installs', async () => {
-    const { dir } = fakeRelease('9.8.7');
-    const server = await serve(dir);
-    const log = join(tempDir('tokencli-ulimit-'), 'asked');
-    const shell = `ulimit() {
-  if [ "$1" = -f ] && [ $# = 1 ]; then
-    echo "ulimit: cannot read limit" >&2
-    return 1
-  fi
-  [ "$1" != -f ] || echo "$*" >>"$ULIMIT_LOG"
-  command ulimit "$@"
-}
-. "$0"`;
-    const unreadable = ['sh', '-c', shell, script];
-    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', ULIMIT_LOG: log }, unreadable);
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stderr).toBe('');
-    expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(run.installDir, 'tokencli')}\n`);
-    expect(run.leftInTmp).toEqual([]);
+    const asked = await installWithUlimit('[ "$1" = -f ] && [ $# = 1 ]', 'cannot read limit');
     // Only the unit was measured (a limit of one block, in a subshell of its own); no bound was set.
-    const asked = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     expect(asked).toEqual(['-f 1', '-f 1']);
   });
 
