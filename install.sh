@@ -83,6 +83,12 @@ Example:
 EOF
 }
 
+# TEXT as it may stand between double quotes in a line the user pastes into a shell: $, `, " and \
+# escaped, so that the shell reads it back as it is.
+in_double_quotes() {
+  printf '%s' "$1" | sed 's/[$`"\\]/\\&/g'
+}
+
 # A line on stderr that does not stop the install.
 warn() {
   printf 'tokencli install: warning: %s\n' "$*" >&2
@@ -749,7 +755,13 @@ main() {
   elif [ -n "$found" ]; then
     say "another tokencli comes first on your PATH ($found); run $target, or put $install_dir before it"
   else
-    say "$install_dir is not on your PATH; add it in your shell's profile, e.g. export PATH=\"$install_dir:\$PATH\""
+    # The line to paste, with the home directory as $HOME, so that a profile shared between
+    # machines keeps working.
+    path_line=$(in_double_quotes "$install_dir")
+    case $install_dir in
+      "$home"/*) [ -z "$home" ] || path_line="\$HOME/$(in_double_quotes "${install_dir#"$home"/}")" ;;
+    esac
+    say "$install_dir is not on your PATH; add it in your shell's profile, e.g. export PATH=\"$path_line:\$PATH\""
   fi
   # Once tokencli is in place, where it now is: the directories mkdir -p made are nobody else's
   # (umask go-w), so only those that were there already can be open to others, and they are the

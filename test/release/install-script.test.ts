@@ -176,6 +176,21 @@ function expectRefused(run: Install, message: RegExp) {
   expect(run.leftInTmp).toEqual([]);
 }
 
+/**
+ * The PATH a shell has after running the `export PATH="…"` line the install advised, pasted as it
+ * is, with `home` as HOME and /usr/bin as the PATH before it.
+ */
+function pastedPath(stdout: string, home: string): string {
+  const line = stdout.match(/e\.g\. (export PATH=".*:\$PATH")$/m)?.[1];
+  expect(line, stdout).toBeDefined();
+  const shell = spawnSync('sh', ['-c', `${line}; printf '%s' "$PATH"`], {
+    env: { HOME: home, PATH: '/usr/bin' },
+    encoding: 'utf8',
+  });
+  expect(shell.status, shell.stderr).toBe(0);
+  return shell.stdout;
+}
+
 // install.sh is for POSIX shells; Windows users take the .zip (README).
 describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a POSIX sh script)', () => {
   test('defaults to the version it is released with: package.json', () => {
@@ -817,6 +832,13 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${join(odd, 'tokencli')}\n`);
     expect(run.stdout).toContain(`${odd} is not on your PATH`);
+    // The line it advises gives that directory back to a shell that runs it; so it does for one
+    // whose name holds what double quotes do not keep as it is.
+    expect(pastedPath(run.stdout, home)).toBe(`${odd}:/usr/bin`);
+    const quoting = join(home, 'a$HOME"b`c\\d');
+    const quoted = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: quoting });
+    expect(quoted.status, quoted.stderr).toBe(0);
+    expect(pastedPath(quoted.stdout, home)).toBe(`${quoting}:/usr/bin`);
     const elsewhere = tempDir('tokencli-cdpath-');
     mkdirSync(join(elsewhere, 'rel'));
     const relative = spawnSync('sh', [script], {
@@ -1781,6 +1803,9 @@ exit $status`;
     const good = byDefault();
     expect(good.status, good.stderr).toBe(0);
     expect(good.stderr).toBe('');
+    // Advised by $HOME, as a profile shared between machines needs it.
+    expect(good.stdout).toContain('e.g. export PATH="$HOME/.local/bin:$PATH"\n');
+    expect(pastedPath(good.stdout, home)).toBe(`${join(home, '.local', 'bin')}:/usr/bin`);
     expect(existsSync(join(home, '.local', 'bin', 'tokencli'))).toBe(true);
     // Debian's user private groups: a group that holds this user alone.
     chmodSync(join(home, '.local', 'bin'), 0o775);
