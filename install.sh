@@ -43,8 +43,9 @@ RELEASES=https://github.com/tokencli/tokencli/releases/download
 # The refusal, always one line: a value it names (a version, a directory) may hold a line break or
 # an escape sequence, which would make it two lines or rewrite the terminal.
 fail() {
-  line=$(printf '%s' "$*" | printable | tr '\n' ' ') || line=
-  # Without sed or tr to clean it, the message as it is rather than none.
+  line=$({ printf '%s' "$*" | printable | tr '\n' ' '; } 2>/dev/null) || line=
+  # Without sed or tr to clean it (the shell's "not found" kept out of the one line), the message as
+  # it is rather than none.
   [ -n "$line" ] || line=$*
   printf 'tokencli install: %s\n' "$line" >&2
   exit 1
@@ -403,6 +404,13 @@ main() {
   esac
   [ $# = 0 ] ||
     fail "install.sh takes no arguments (given '$1'): its settings are environment variables, such as TOKENCLI_VERSION=$RELEASED_VERSION; sh install.sh --help lists them"
+  # The programs it runs, found before anything is done: a slim container image may lack one (awk,
+  # say), whose absence would otherwise surface later as another fault, a SHA256SUMS that seems no
+  # list of checksums. The downloader, the SHA-256 tool and the unpacker are looked for below, with
+  # the alternatives each has; id, ls and find serve only steps that may fail without harm.
+  for tool in uname tr sed awk cut grep wc cat mktemp mkdir rmdir rm cp mv chmod; do
+    command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed, and install.sh needs it; nothing installed"
+  done
   # Nothing this script makes may be writable by others, whatever umask it was started with (000
   # in some containers): they could replace the tokencli that holds the user's secrets.
   umask go-w
@@ -494,6 +502,10 @@ main() {
     command -v unzip >/dev/null 2>&1 || fail "unzip is not installed to unpack $archive"
   else
     archive="tokencli-$version-$os-$arch.tar.gz" program=tokencli
+    # GNU tar runs gzip for -z.
+    for tool in tar gzip; do
+      command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed to unpack $archive"
+    done
   fi
 
   # The tools, found before anything is downloaded. Each hashes its standard input: a file name

@@ -695,6 +695,24 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(server.requests()).toEqual([]);
   });
 
+  test.runIf(process.platform === 'linux')(
+    'each program it cannot do without, when missing, is named before anything is downloaded',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      // sh runs it; printf is a builtin of most shells; id, ls and find serve only steps that may fail.
+      const optional = ['sh', 'printf', 'id', 'ls', 'find'];
+      for (const missing of INSTALL_TOOLS.filter((tool) => !optional.includes(tool))) {
+        const run = install(server.url, {
+          TOKENCLI_VERSION: '9.8.7',
+          PATH: pathWith([...INSTALL_TOOLS.filter((tool) => tool !== missing), 'curl', 'sha256sum']),
+        });
+        expectRefused(run, new RegExp(`^tokencli install: ${missing} is not installed[ ,]`, 'm'));
+      }
+      expect(server.requests()).toEqual([]);
+    },
+  );
+
   test.each([
     [
       // What a glibc build meets on musl: the interpreter it names is not there.
