@@ -8,9 +8,12 @@ trap '[ -z "$held_stderr" ] || rm -f "$held_stderr"' EXIT
 # Runs COMMAND with its stdout kept in the variable named OUTPUT and its stderr held in a file
 # under RUNNER_TEMP, logged once the command has ended. On failure it annotates WHAT with the line
 # that says why (failure_reason, in the inputs' names: failure_inputs), and with `failure_context`
-# when the step set one, and exits with the command's status. (The annotation goes to this step's
-# stdout, which a $(...) would swallow.)
+# when the step set one, and exits with the command's status, or with `failure_status` when the
+# step set one. (The annotation goes to this step's stdout, which a $(...) would swallow.)
 failure_context=""
+# The status a failure ends the step with, where the step knows better than the command's own
+# (an input the action cannot use: 2); empty for the command's.
+failure_status=""
 # VARIABLE=input pairs, space-separated: the environment variables through which the step hands
 # inputs to a command, which the command's own words name (install.sh's TOKENCLI_DOWNLOAD_URL),
 # where the workflow's author knows only the input (download-url).
@@ -30,7 +33,7 @@ run_or_annotate() {
       reason=${reason//"${pair%%=*}"/"the input ${pair#*=}"}
     done
     error_annotation "$what failed (exit $status)${reason:+: $reason}${failure_context:+; $failure_context}"
-    exit "$status"
+    exit "${failure_status:-$status}"
   fi
   rm -f "$held_stderr"
   held_stderr=""
@@ -71,6 +74,18 @@ command_data() {
   text=${text//$'\r'/'%0D'}
   text=${text//$'\n'/'%0A'}
   printf '%s' "$text"
+}
+
+# The first line of TEXT (another program's words) as one line of printable characters: escape
+# sequences go whole (CSI, OSC, and any other ESC with the character after it), then every other
+# control character.
+first_printable_line() {
+  local line=${1%%$'\n'*}
+  local sequence=$'\e''(\[[0-?]*[ -/]*[@-~]?|\][^'$'\a\e'']*('$'\a''|'$'\e''\\)?|.?)'
+  while [[ $line =~ $sequence ]]; do
+    line=${line/"${BASH_REMATCH[0]}"/}
+  done
+  printf '%s' "${line//[[:cntrl:]]/}"
 }
 
 # GitHub's error annotation.

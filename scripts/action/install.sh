@@ -81,6 +81,21 @@ else
       ;;
   esac
 fi
+if [ -n "${TOKENCLI_PATH:-}" ]; then
+  # A tokencli-path that does not run, or runs as something else, is an input the action cannot
+  # use: said with 2, as the other inputs are, before the token step hands it the secrets.
+  failure_status=2
+  case $bin in
+    *.js) failure_context="a checkout's bin/tokencli.js runs with node on the runner (actions/setup-node), after npm ci and npm run build" ;;
+  esac
+fi
 run_or_annotate "running $bin --version" version "$bin" --version
+# tokencli prints its version alone (0.1.0, 1.2.0-rc.1); another program's first line is shown,
+# in one line of printable characters.
+if [ -n "${TOKENCLI_PATH:-}" ] && ! [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?$ ]]; then
+  printed=$(first_printable_line "$version")
+  error_annotation "tokencli-path $TOKENCLI_PATH is not tokencli: its --version printed '${printed:0:80}'"
+  exit 2
+fi
 echo "tokencli $version" >&2
 echo "bin=$bin" >> "$GITHUB_OUTPUT"

@@ -29,6 +29,11 @@ done
 if [ -n "$empty" ]; then
   failure_context="empty inputs: $empty (a secret or variable that is not set, or a pull request from a fork, which gets no secrets)"
 fi
+# tokencli names a setting by the variable or flag it came from (TOKENCLI_STORE: unknown store
+# "x"); the workflow's author set an input.
+failure_inputs="TOKENCLI_BASE_URL=base-url TOKENCLI_CLIENT_ID=client-id TOKENCLI_CLIENT_SECRET=client-secret"
+failure_inputs="$failure_inputs TOKENCLI_EMAIL=email TOKENCLI_PASSWORD=password TOKENCLI_STORE=store"
+failure_inputs="$failure_inputs TOKENCLI_PROFILE=profile --min-ttl=min-ttl"
 run_or_annotate "tokencli token" assignments \
   "$TOKENCLI_BIN" token --format env --min-ttl "$TOKENCLI_ACTION_MIN_TTL" </dev/null
 value="'([^'[:space:][:cntrl:]]+)'"

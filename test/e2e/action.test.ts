@@ -371,6 +371,87 @@ describe.skipIf(process.platform === 'win32')(
       expect(service.logs()).not.toContain('tokencli-action-none-');
     });
 
+    test('a tokencli-path that fails, or is another program, is refused with 2 before the token step runs it', () => {
+      const program = (name: string, body: string) => {
+        const path = join(tempDir('tokencli-action-other-'), name);
+        writeFileSync(path, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+        return path;
+      };
+      // Given the secrets, it would write them here.
+      const witness = join(tempDir('tokencli-action-witness-'), 'ran');
+      const failing = program('tokencli', 'echo "it broke" >&2; exit 1');
+      const other = program(
+        'true',
+        `case $1 in --version) printf 'true (GNU coreutils) 9.1\\033[31m\\nCopyright\\n' ;; *) env > ${witness} ;; esac`,
+      );
+      // A checkout's bin/tokencli.js on a runner without node: env says node is not there (127).
+      const checkout = program(
+        'tokencli.js',
+        `echo "/usr/bin/env: 'node': No such file or directory" >&2; exit 127`,
+      );
+      const runs = [failing, other, checkout].map((path) =>
+        runAction(action, workflowInputs({ 'tokencli-path': path }), runnerEnv()),
+      );
+      for (const run of runs) {
+        expect(run.status, run.log).toBe(2);
+        expect(run.outputs.install).toEqual({});
+        expect(run.outputs.token).toBeUndefined();
+      }
+      expect(runs[0]?.log).toMatch(
+        new RegExp(`^::error::running ${failing} --version failed \\(exit 1\\): it broke$`, 'm'),
+      );
+      expect(runs[1]?.log).toMatch(
+        new RegExp(
+          `^::error::tokencli-path ${other} is not tokencli: its --version printed 'true \\(GNU coreutils\\) 9\\.1'$`,
+          'm',
+        ),
+      );
+      expect(runs[2]?.log).toMatch(
+        new RegExp(
+          `^::error::running ${checkout} --version failed \\(exit 127\\): /usr/bin/env: 'node': No such file or directory; a checkout's bin/tokencli\\.js runs with node on the runner \\(actions/setup-node\\), after npm ci and npm run build$`,
+          'm',
+        ),
+      );
+      expect(existsSync(witness)).toBe(false);
+    });
+
+    test('with store: file a stored token is the profile’s: another identity in the job takes its own profile', () => {
+      const env = runnerEnv();
+      const first = runAction(action, workflowInputs({ store: 'file' }), env);
+      expect(first.status, first.log).toBe(0);
+      const stranger = { email: 'nobody@example.com', password: 'wrong-password', store: 'file' };
+      // The same profile: the stored token, as action.yml's store input says; no request is made.
+      const same = runAction(action, workflowInputs(stranger), env);
+      expect(same.status, same.log).toBe(0);
+      expect(same.actionOutputs['access-token']).toBe(first.actionOutputs['access-token']);
+      // Its own profile: its own credentials, refused here.
+      const own = runAction(action, workflowInputs({ ...stranger, profile: 'second' }), env);
+      expect(own.status, own.log).toBe(3);
+      expect(own.outputs.token).toEqual({});
+    });
+
+    test('a failure of tokencli token is annotated in the inputs’ names, not the variables the step set', () => {
+      const cases: [Record<string, string>, RegExp][] = [
+        [
+          { 'base-url': 'http://192.0.2.1' },
+          /\(exit 2\): the input base-url: plain http:\/\/ is refused for 192\.0\.2\.1;/,
+        ],
+        [{ store: 'bogus' }, /\(exit 2\): the input store: unknown store "bogus"$/],
+        [
+          { store: 'file', 'min-ttl': 'soon' },
+          /\(exit 2\): the input min-ttl: "soon" is not a whole number of seconds$/,
+        ],
+      ];
+      for (const [inputs, annotation] of cases) {
+        const run = runAction(action, workflowInputs(inputs), runnerEnv());
+        expect(run.status, run.log).toBe(2);
+        const line = run.log.split('\n').find((l) => l.startsWith('::error::')) ?? '';
+        expect(line).toMatch(/^::error::tokencli token failed /);
+        expect(line).toMatch(annotation);
+        expect(line).not.toMatch(/TOKENCLI_|--min-ttl/);
+      }
+    });
+
     test('a release that cannot be installed fails the install step with install.sh’s reason annotated', async () => {
       const server = await serveRelease(tempDir('tokencli-action-empty-release-'));
       try {
