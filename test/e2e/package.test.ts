@@ -75,6 +75,10 @@ test.skipIf(process.platform === 'win32')(
         (f) => !existsSync(join(root, f.replace(/^dist\//, 'src/').replace(/(\.d)?\.js$|\.d\.ts$/, '.ts'))),
       );
     expect(orphans).toEqual([]);
+    // The command runs from its bundles (dist/cli-bundle/) and the executable is built in a
+    // checkout: the modules of dist/cli/ and dist/sea/, which nothing the package runs or exports
+    // loads, stay out.
+    expect(files.filter((f) => /^dist\/(cli|sea)\//.test(f))).toEqual([]);
 
     const app = join(work, 'app');
     mkdirSync(app, { recursive: true });
