@@ -420,7 +420,8 @@ describe.skipIf(process.platform === 'win32')(
       const first = runAction(action, workflowInputs({ store: 'file' }), env);
       expect(first.status, first.log).toBe(0);
       const stranger = { email: 'nobody@example.com', password: 'wrong-password', store: 'file' };
-      // The same profile: the stored token, as action.yml's store input says; no request is made.
+      // The same profile: the stored token, as action.yml's store input says (a wrong password
+      // would be refused, were it sent).
       const same = runAction(action, workflowInputs(stranger), env);
       expect(same.status, same.log).toBe(0);
       expect(same.actionOutputs['access-token']).toBe(first.actionOutputs['access-token']);
