@@ -4,14 +4,15 @@
  * OUT gets every platform's archive, the npm tarball (from the linux-x64 job: every job packs the
  * same package), install.sh, and one SHA256SUMS over all of them. Each job's own SHA256SUMS is
  * checked first, so a file damaged between the jobs is not signed off again. A refusal (a damaged
- * or missing file, another version's file, no npm tarball, an OUT that is not empty) is one line
- * naming it, exit 1.
+ * or missing file, another version's file, a platform's archive missing that is not best-effort,
+ * no npm tarball, an OUT that is not empty) is one line naming it, exit 1; a best-effort
+ * platform's archive missing is said on stderr.
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { BuildFailure, reportFailures } from './failure.mjs';
-import { archiveName } from './platform.mjs';
+import { archiveName, RELEASE_PLATFORMS, releasePlatform } from './platform.mjs';
 
 reportFailures('collect');
 
@@ -64,6 +65,19 @@ for (const job of readdirSync(artifacts).sort()) {
     if (isArchive || isTarball) copyFileSync(path, join(out, name));
     if (isTarball) tarballs++;
   }
+}
+// Every platform's archive but a best-effort one's (platform.mjs): a build job whose files did not
+// arrive must not leave that platform's users without the release, unnoticed.
+for (const { platform, arch, bestEffort } of RELEASE_PLATFORMS) {
+  if (existsSync(join(out, archiveName(version, platform, arch)))) continue;
+  const target = releasePlatform(platform, arch);
+  if (!bestEffort)
+    throw new BuildFailure(
+      `no ${target} archive among the artifacts (release-${target}): only a best-effort platform's may be missing`,
+    );
+  console.error(
+    `collect: no ${target} archive (release-${target}), a best-effort platform: released without it`,
+  );
 }
 // npm publish (scripts/release/npm-publish.sh) takes the one tarball; a release without it would
 // go out on GitHub only.

@@ -7,6 +7,22 @@ export function releasePlatform(platform = process.platform, arch = process.arch
   return `${os}-${arch}`;
 }
 
+/**
+ * The platforms a release is built for, each on its own runner: release.yml's build matrix, which
+ * test/release/release-workflow.test.ts holds to this list. Intel macOS is best-effort: Node's
+ * single executables are not supported there (the "Platform support" of its documentation: macOS
+ * "arm64 only; x64 is not currently supported"), so a release goes out without darwin-x64's
+ * archive when its build or smoke test fails; every other platform's archive is required
+ * (collect.mjs).
+ */
+export const RELEASE_PLATFORMS = [
+  { platform: 'linux', arch: 'x64', bestEffort: false },
+  { platform: 'linux', arch: 'arm64', bestEffort: false },
+  { platform: 'darwin', arch: 'arm64', bestEffort: false },
+  { platform: 'darwin', arch: 'x64', bestEffort: true },
+  { platform: 'win32', arch: 'x64', bestEffort: false },
+];
+
 /** Windows gets a .zip (what its users open), every other platform a .tar.gz. */
 export function archiveName(version, platform = process.platform, arch = process.arch) {
   const target = releasePlatform(platform, arch);

@@ -1,6 +1,6 @@
 /**
  * The release workflow's collection of the build jobs' files (scripts/release/collect.mjs) over a
- * fake download of three jobs' artifacts: the upload gets every platform's archive, the linux-x64
+ * fake download of the five jobs' artifacts: the upload gets every platform's archive, the linux-x64
  * job's npm tarball alone, install.sh and one SHA256SUMS that `sha256sum -c` accepts; a file that
  * does not match its job's SHA256SUMS, or no npm tarball, is refused in one line naming it, and
  * nothing is signed off.
@@ -20,7 +20,9 @@ const hasSha256sum = spawnSync('sh', ['-c', 'command -v sha256sum'], { encoding:
 /** Each job's release/ as build-release.mjs leaves it: its archive, the npm tarball, SHA256SUMS. */
 const JOBS = {
   'release-linux-x64': `tokencli-${version}-linux-x64.tar.gz`,
+  'release-linux-arm64': `tokencli-${version}-linux-arm64.tar.gz`,
   'release-darwin-arm64': `tokencli-${version}-darwin-arm64.tar.gz`,
+  'release-darwin-x64': `tokencli-${version}-darwin-x64.tar.gz`,
   'release-win-x64': `tokencli-${version}-win-x64.zip`,
 };
 
@@ -83,9 +85,35 @@ describe('collect.mjs', () => {
       encoding: 'utf8',
     });
     expect(check.status, check.stdout + check.stderr).toBe(0);
-    expect(check.stdout.split('\n').filter(Boolean)).toHaveLength(5);
+    expect(check.stdout.split('\n').filter(Boolean)).toHaveLength(7);
   });
   test.skipIf(hasSha256sum)('sha256sum -c (skipped: sha256sum is not installed)', () => {});
+
+  test("a best-effort platform's archive missing (darwin-x64): released without it, said on stderr", () => {
+    const from = artifacts();
+    rmSync(join(from, 'release-darwin-x64'), { recursive: true });
+    const run = collect(from);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe(
+      'collect: no darwin-x64 archive (release-darwin-x64), a best-effort platform: released without it\n',
+    );
+    expect(readdirSync(run.out)).not.toContain(JOBS['release-darwin-x64']);
+    expect(readFileSync(join(run.out, 'SHA256SUMS'), 'utf8')).not.toContain('darwin-x64');
+  });
+
+  test("any other platform's archive missing is refused, named: its job's files did not arrive", () => {
+    for (const target of ['linux-x64', 'linux-arm64', 'darwin-arm64', 'win-x64']) {
+      const from = artifacts();
+      const job = join(from, `release-${target}`);
+      // The archive gone from its job's files, which stay whole (linux-x64's npm tarball included).
+      rmSync(join(job, JOBS[`release-${target}` as keyof typeof JOBS]));
+      writeSums(job);
+      expectRefused(
+        collect(from),
+        `no ${target} archive among the artifacts (release-${target}): only a best-effort platform's may be missing`,
+      );
+    }
+  });
 
   test('a file changed after its job wrote SHA256SUMS is refused, named', () => {
     const from = artifacts();
