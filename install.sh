@@ -497,16 +497,16 @@ main() {
     arch=arm64
   fi
   if [ "$os" = win ]; then
-    archive="tokencli-$version-$os-$arch.zip" program=tokencli.exe
-    # Found before anything is downloaded, as the tools below are (Git for Windows has it).
-    command -v unzip >/dev/null 2>&1 || fail "unzip is not installed to unpack $archive"
+    # Git for Windows has unzip.
+    archive="tokencli-$version-$os-$arch.zip" program=tokencli.exe unpackers=unzip
   else
-    archive="tokencli-$version-$os-$arch.tar.gz" program=tokencli
     # GNU tar runs gzip for -z.
-    for tool in tar gzip; do
-      command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed to unpack $archive"
-    done
+    archive="tokencli-$version-$os-$arch.tar.gz" program=tokencli unpackers="tar gzip"
   fi
+  # Found before anything is downloaded, as the tools below are.
+  for tool in $unpackers; do
+    command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed to unpack $archive"
+  done
 
   # The tools, found before anything is downloaded. Each hashes its standard input: a file name
   # with a backslash would make sha256sum escape its output line.
