@@ -740,6 +740,41 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(run.leftInTmp).toEqual([]);
   });
 
+  // An upgrade while the old tokencli runs (a `tokencli serve` in another terminal): writing into a
+  // running executable fails on Linux (ETXTBSY), renaming a new file over its name does not, and
+  // the running one goes on from the file it opened.
+  test.runIf(process.platform === 'linux')(
+    'an upgrade replaces a tokencli that is running, which runs on',
+    async () => {
+      const sleep = programOnPath('sleep');
+      expect(sleep, 'sleep is on PATH').toBeDefined();
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const installDir = join(tempDir('tokencli-install-home-'), 'bin');
+      mkdirSync(installDir);
+      const target = join(installDir, 'tokencli');
+      // A real executable (not a script), so that the kernel holds the file as running.
+      copyFileSync(realpathSync(sleep ?? 'sleep'), target);
+      chmodSync(target, 0o755);
+      const running = spawn(target, ['60'], { stdio: 'ignore' });
+      try {
+        await new Promise<void>((res, rej) => {
+          running.once('spawn', res);
+          running.once('error', rej);
+        });
+        const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stdout).toContain(`tokencli 9.8.7 installed: ${target}\n`);
+        expect(spawnSync(target, ['--version'], { encoding: 'utf8' }).stdout).toBe('9.8.7\n');
+        expect(readdirSync(installDir)).toEqual(['tokencli']);
+        expect(running.exitCode, 'the old tokencli still runs').toBeNull();
+        expect(run.leftInTmp).toEqual([]);
+      } finally {
+        running.kill();
+      }
+    },
+  );
+
   test('a relative or ~ install directory is installed to and named by its full path', async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
