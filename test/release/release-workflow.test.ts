@@ -2,7 +2,8 @@
  * The release workflow's build matrix against scripts/release/platform.mjs, the list collect.mjs
  * checks the artifacts by: the workflow builds every platform the list names, on a runner of that
  * OS, and lets exactly the best-effort ones fail without holding the release back. (The workflow
- * itself runs only on GitHub; `npm run lint:workflows` checks it against GitHub's schema.)
+ * itself runs only on GitHub; `npm run lint:workflows` checks it against GitHub's schema.) Its jobs
+ * keep no dependency cache: what a release ships comes from the registry alone.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -56,4 +57,13 @@ test('a best-effort build may fail without failing the run; every build uploads 
   const upload = job.findIndex((line) => line.includes('uses: actions/upload-artifact@'));
   expect(upload).toBeGreaterThan(0);
   expect(job.slice(upload)).toContain('          overwrite: true');
+});
+
+test("the release's jobs set up Node with no dependency cache", () => {
+  const steps = workflow.split('\n      - ').filter((step) => step.includes('uses: actions/setup-node@'));
+  expect(steps.length, 'the build and publish jobs set up Node').toBe(2);
+  for (const step of steps) {
+    expect(step).toContain('\n          package-manager-cache: false');
+    expect(step).not.toMatch(/\n {10}cache:/);
+  }
 });
