@@ -24,6 +24,7 @@
 #   TOKENCLI_DOWNLOAD_URL  the base URL of the release's files (default: its GitHub release), for
 #                          a mirror: https://, or http:// only on this machine (127.0.0.1,
 #                          localhost, [::1]); the file names are appended to it
+#   https_proxy or HTTPS_PROXY, no_proxy or NO_PROXY, for curl and wget alike
 #
 # Everything runs from `main` on the last line, so that a script cut short on its way through a
 # pipe defines functions and does nothing.
@@ -77,6 +78,8 @@ It takes no arguments. Settings, from the environment:
   TOKENCLI_DOWNLOAD_URL  the base URL of the release's files, for a mirror:
                          https://, or http:// on this machine only
                          (default: $RELEASES/v<version>)
+  https_proxy or HTTPS_PROXY, no_proxy or NO_PROXY
+                         a proxy for https, and the hosts reached without it
 
 Example:
   curl -fsSL $RELEASES/v$RELEASED_VERSION/install.sh |
@@ -518,6 +521,16 @@ main() {
     sha256() { openssl dgst -sha256 <"$1" | sed 's/^.*= *//'; }
   else
     fail "no SHA-256 tool to verify the download (sha256sum, shasum or openssl)"
+  fi
+  # A proxy, by the names curl reads and tokencli honours: https_proxy or HTTPS_PROXY (the former
+  # first), no_proxy or NO_PROXY. wget reads only the lower-case names, and so is given them.
+  if [ -z "${https_proxy-}" ] && [ -n "${HTTPS_PROXY-}" ]; then
+    https_proxy=$HTTPS_PROXY
+    export https_proxy
+  fi
+  if [ -z "${no_proxy-}" ] && [ -n "${NO_PROXY-}" ]; then
+    no_proxy=$NO_PROXY
+    export no_proxy
   fi
   if command -v curl >/dev/null 2>&1; then
     # Given up on a connection not made in 30 s, or a transfer stalled (under a byte a second) for 30.

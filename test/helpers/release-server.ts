@@ -99,6 +99,36 @@ process.stdin.resume().on('end', () => process.exit(0));
 `;
 
 /**
+ * A proxy for https: each CONNECT, whatever host it names, is tunnelled to that port on 127.0.0.1,
+ * so that a name nothing resolves (release.invalid) is reached through it alone. It logs each
+ * request as `CONNECT host:port` (or method and URL), and answers any but CONNECT 502.
+ */
+const CONNECT_PROXY = `
+const { appendFileSync } = require('node:fs');
+const net = require('node:net');
+const [, log] = process.argv.slice(1);
+const logged = (req) =>
+  appendFileSync(log, JSON.stringify({ path: req.method + ' ' + req.url, userAgent: req.headers['user-agent'] ?? '' }) + '\\n');
+const server = require('node:http').createServer((req, res) => {
+  logged(req);
+  res.writeHead(502).end();
+});
+server.on('connect', (req, socket, head) => {
+  logged(req);
+  const upstream = net.connect(Number(new URL('http://' + req.url).port), '127.0.0.1', () => {
+    socket.write('HTTP/1.1 200 Connection Established\\r\\n\\r\\n');
+    upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+  });
+  upstream.on('error', () => socket.destroy());
+  socket.on('error', () => upstream.destroy());
+});
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+process.stdin.resume().on('end', () => process.exit(0));
+`;
+
+/**
  * A server that answers every request 404 with a reason phrase that would retitle a terminal and
  * colour what follows, written by hand (node's http refuses to send one). It logs nothing.
  */
@@ -210,6 +240,11 @@ export function serveRedirects(
   plainUrl: string,
 ): Promise<ReleaseServer> {
   return serverProcess(REDIRECT_SERVER, dir, [tls.keyFile, tls.certFile, plainUrl], 'https');
+}
+
+/** {@link CONNECT_PROXY}: its URL is what https_proxy names. */
+export function serveConnectProxy(): Promise<ReleaseServer> {
+  return serverProcess(CONNECT_PROXY, tempDir('tokencli-proxy-'), [], 'http');
 }
 
 /** What install.sh runs, besides a downloader and a SHA-256 tool. */

@@ -38,6 +38,7 @@ import {
   pathWith,
   programOnPath,
   type ReleaseServer,
+  serveConnectProxy,
   serveHostileReason,
   serveOversized,
   serveRedirects,
@@ -1672,6 +1673,70 @@ exit $status`;
           /cannot download https:\S+\/plain\/SHA256SUMS \(the download was redirected to plain http:\/\/, which is refused\)$/m,
         );
       }
+    },
+  );
+
+  // Behind a proxy, as a corporate network or a self-hosted runner has one: curl reads HTTPS_PROXY
+  // and NO_PROXY as well as the lower-case names, as tokencli does; GNU wget only the lower-case
+  // ones, which install.sh gives it. (wget2 1.99, Debian 12's, speaks TLS to an http:// proxy
+  // rather than CONNECT through it, and busybox's wget checks no certificate: neither is tried.)
+  test.skipIf(opensslMissing !== undefined || process.platform !== 'linux')(
+    'through a proxy in HTTPS_PROXY or https_proxy, by curl and wget alike; a host in NO_PROXY is reached without it',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const plain = await serve(dir);
+      const tls = selfSignedCertificate('/CN=release.invalid', [
+        '-addext',
+        'subjectAltName=DNS:release.invalid,IP:127.0.0.1',
+      ]);
+      const secure = await serveRedirects(dir, tls, plain.url);
+      servers.push(secure);
+      const proxy = await serveConnectProxy();
+      servers.push(proxy);
+      const wgetrc = join(tls.dir, 'wgetrc');
+      writeFileSync(wgetrc, `ca_certificate = ${tls.certFile}\n`);
+      const downloaders = {
+        curl: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'curl']), CURL_CA_BUNDLE: tls.certFile },
+        wget: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']), WGETRC: wgetrc },
+      };
+      const port = new URL(secure.url).port;
+      // A name no resolver answers (.invalid): only the proxy, which sends it to 127.0.0.1, reaches it.
+      const throughProxy = `https://release.invalid:${port}/files`;
+      const deadProxy = `http://127.0.0.1:${await closedPort()}`;
+      for (const [name, env] of Object.entries(downloaders)) {
+        for (const variable of ['HTTPS_PROXY', 'https_proxy']) {
+          const run = install(throughProxy, { TOKENCLI_VERSION: '9.8.7', ...env, [variable]: proxy.url });
+          expect(run.status, `${name}, ${variable}: ${run.stderr}`).toBe(0);
+          expect(run.stdout).toContain('tokencli 9.8.7 installed: ');
+          // The lower-case name comes first, as curl has it.
+          const first = install(throughProxy, {
+            TOKENCLI_VERSION: '9.8.7',
+            ...env,
+            https_proxy: proxy.url,
+            HTTPS_PROXY: deadProxy,
+          });
+          expect(first.status, `${name}, both: ${first.stderr}`).toBe(0);
+        }
+        // Straight to 127.0.0.1, named in NO_PROXY or no_proxy, while the proxy given is down.
+        for (const variable of ['NO_PROXY', 'no_proxy']) {
+          const direct = install(`${secure.url}/files`, {
+            TOKENCLI_VERSION: '9.8.7',
+            ...env,
+            HTTPS_PROXY: deadProxy,
+            [variable]: '127.0.0.1',
+          });
+          expect(direct.status, `${name}, ${variable}: ${direct.stderr}`).toBe(0);
+        }
+        // And without it, the proxy is used: down, it fails the install.
+        expectRefused(
+          install(`${secure.url}/files`, { TOKENCLI_VERSION: '9.8.7', ...env, HTTPS_PROXY: deadProxy }),
+          /^tokencli install: cannot download https:\/\/127\.0\.0\.1:\d+\/files\/SHA256SUMS \(/,
+        );
+      }
+      const tunnels = proxy.requests().map((request) => request.path);
+      expect(new Set(tunnels)).toEqual(new Set([`CONNECT release.invalid:${port}`]));
+      // SHA256SUMS and the archive, by three installs, by each downloader.
+      expect(tunnels.length).toBeGreaterThanOrEqual(12);
     },
   );
 
