@@ -1,6 +1,7 @@
 /**
  * A release's download server for tests: the files of one directory over HTTP on 127.0.0.1 (what
- * TOKENCLI_DOWNLOAD_URL points at), and fake release directories with their SHA256SUMS.
+ * TOKENCLI_DOWNLOAD_URL points at), and fake release directories with their SHA256SUMS; and a
+ * CONNECT proxy, which install.sh's tests and the CLI's (test/e2e/tls-proxy.test.ts) go through.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
