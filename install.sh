@@ -475,6 +475,9 @@ main() {
       on_loopback "$base_url" ||
         fail "TOKENCLI_DOWNLOAD_URL: plain http:// is refused for a host other than this machine, as the files could be changed on the way; use https://"
       protocols='=http,https'
+      # Without brackets, as no_proxy names an IPv6 address.
+      mirror_host=${host#\[}
+      mirror_host=${mirror_host%\]}
       ;;
     *) fail "TOKENCLI_DOWNLOAD_URL must be an https:// URL, not $(shown "$base_url")" ;;
   esac
@@ -530,6 +533,12 @@ main() {
   fi
   if [ -z "${no_proxy-}" ] && [ -n "${NO_PROXY-}" ]; then
     no_proxy=$NO_PROXY
+    export no_proxy
+  fi
+  # A mirror over plain http is on this machine, whose loopback no proxy reaches (curl and wget
+  # would send it the requests all the same).
+  if [ "$scheme" = http ]; then
+    no_proxy=$mirror_host${no_proxy:+,$no_proxy}
     export no_proxy
   fi
   if command -v curl >/dev/null 2>&1; then
@@ -596,8 +605,10 @@ main() {
       # connection to, and says so: a download from whoever answered, SHA256SUMS too, is refused.
       *)
         # -S: the answers' headers, whose Location tells a redirect to plain http.
+        # It knows no no_proxy: a mirror over plain http, on this machine, is fetched with no proxy.
         download() {
-          if wget -q -S -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
+          if [ "$scheme" = http ]; then set -- "$1" "$2" -Yoff; else set -- "$1" "$2"; fi
+          if wget -q -S ${3:+"$3"} -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
           case $(cat "$tmp/wget.log") in
             *"validation not implemented"*)
               echo "this wget cannot verify the server's TLS certificate; install curl" >&2

@@ -1740,6 +1740,40 @@ exit $status`;
     },
   );
 
+  // A mirror over plain http is on this machine (nothing else is taken), where no proxy can reach
+  // it; curl and wget would send it the requests all the same, and busybox's wget reads no no_proxy.
+  test.runIf(process.platform === 'linux')(
+    'a mirror on this machine over plain http is reached past every proxy variable, by each downloader',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const deadProxy = `http://127.0.0.1:${await closedPort()}`;
+      const proxies = Object.fromEntries(
+        ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY'].map((name) => [
+          name,
+          deadProxy,
+        ]),
+      );
+      const downloaders: Record<string, Record<string, string>> = {
+        curl: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'curl']) },
+        wget: { PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'wget']) },
+      };
+      if (wget2) downloaders.wget2 = { PATH: pathWithWget2(), HOME: tempDir('tokencli-wget2-home-') };
+      const busybox = programOnPath('busybox');
+      if (busybox) {
+        const bin = pathWith([...INSTALL_TOOLS, 'sha256sum']);
+        symlinkSync(busybox, join(bin, 'wget'));
+        downloaders['busybox wget'] = { PATH: bin };
+      }
+      const port = new URL(server.url).port;
+      for (const [name, env] of Object.entries(downloaders))
+        for (const url of [server.url, `http://localhost:${port}`]) {
+          const run = install(url, { TOKENCLI_VERSION: '9.8.7', ...proxies, ...env });
+          expect(run.status, `${name}, ${url}: ${run.stderr}`).toBe(0);
+        }
+    },
+  );
+
   test.each([
     ['lines ending in CR LF', (sum: string, archive: string) => `${sum}  ${archive}\r\n`, true],
     [
