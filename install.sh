@@ -80,6 +80,8 @@ It takes no arguments. Settings, from the environment:
                          (default: $RELEASES/v<version>)
   https_proxy or HTTPS_PROXY, no_proxy or NO_PROXY
                          a proxy for https, and the hosts reached without it
+  CURL_CA_BUNDLE (curl), WGETRC with ca_certificate (wget)
+                         a CA of this network's own (a proxy that inspects TLS)
 
 Example:
   curl -fsSL $RELEASES/v$RELEASED_VERSION/install.sh |
@@ -169,6 +171,39 @@ keep_status() {
     awk 'match($0, /[0-9]+/) { if (RLENGTH == 3) print substr($0, RSTART, 3); exit }' >"$tmp/status"
 }
 
+# Whether any proxy variable is set, of those curl, wget or busybox's wget read.
+proxy_set() {
+  [ -n "${https_proxy-}${HTTPS_PROXY-}${http_proxy-}${HTTP_PROXY-}${all_proxy-}${ALL_PROXY-}" ]
+}
+
+# Its input with the password of each proxy URL set replaced by ***: wget names a proxy URL it
+# cannot read (one without its scheme) password and all. The password is the text between the
+# first colon and the last @ of the URL without its scheme, as the user wrote it.
+without_proxy_passwords() {
+  secrets=
+  for value in "${https_proxy-}" "${HTTPS_PROXY-}" "${http_proxy-}" "${HTTP_PROXY-}" "${all_proxy-}" "${ALL_PROXY-}"; do
+    value=${value#*://}
+    case $value in *@*) value=${value%@*} ;; *) continue ;; esac
+    case $value in *:?*) secrets="$secrets${value#*:}
+" ;; esac
+  done
+  # From the environment, as awk -v would read backslashes in them as escapes.
+  SECRETS=$secrets awk 'BEGIN { n = split(ENVIRON["SECRETS"], secret, "\n") }
+    {
+      for (i = 1; i <= n; i++) {
+        if (secret[i] == "") continue
+        rest = $0
+        out = ""
+        while ((at = index(rest, secret[i])) > 0) {
+          out = out substr(rest, 1, at - 1) "***"
+          rest = substr(rest, at + length(secret[i]))
+        }
+        $0 = out rest
+      }
+      print
+    }'
+}
+
 # Runs `download URL FILE` in a subshell where no file can grow past SIZE UNIT (KiB or MiB): a
 # mirror's endless or oversized file, checked only once whole, would otherwise fill the disk first.
 # ulimit -f, as wget has no such limit and curl's --max-filesize believes only a Content-Length
@@ -231,9 +266,20 @@ bounded() (
 fetch() {
   rm -f "$tmp/status"
   complaint=$(bounded "$2" "$3" "$base_url/$1" "$tmp/$1" 2>&1 >/dev/null) && return 0
-  complaint=$(printf '%s\n' "$complaint" | first_line)
+  complaint=$(printf '%s\n' "$complaint" | first_line | without_proxy_passwords)
   http_status=$(cat "$tmp/status" 2>/dev/null) || http_status=
   case $http_status in 404 | 410) ;; *) set -- "$1" "$2" "$3" "" ;; esac
+  # A certificate not trusted: most often, on a network whose proxy inspects TLS with a CA of its
+  # own, which the downloader must be given (wget2 1.99 fails so behind any proxy: its own fault).
+  case $complaint in
+    *"curl: (60)"* | *"wget: (5)"*)
+      if [ -n "$old_wget2" ] && proxy_set; then
+        set -- "$1" "$2" "$3" "this wget2 (1.x) cannot reach https through a proxy; install curl"
+      else
+        set -- "$1" "$2" "$3" "if this network's proxy or mirror has a CA of its own, give the downloader its certificate (CURL_CA_BUNDLE=FILE for curl; for wget, ca_certificate = FILE in the file WGETRC names)"
+      fi
+      ;;
+  esac
   fail "cannot download $(shown "$base_url")/$1${complaint:+ ($complaint)}${4:+: $4}"
 }
 
@@ -541,16 +587,27 @@ main() {
     no_proxy=$mirror_host${no_proxy:+,$no_proxy}
     export no_proxy
   fi
+  proxy_credentials="the proxy answered 407 Proxy Authentication Required: give its user and password in https_proxy, as http://USER:PASSWORD@HOST:PORT"
+  old_wget2=
   if command -v curl >/dev/null 2>&1; then
     # Given up on a connection not made in 30 s, or a transfer stalled (under a byte a second) for 30.
     # A redirect keeps to the protocols the base URL allows: never from https to plain http.
     download() {
-      # The HTTP status of its last answer, for fetch.
       curl -fsSL --proto "$protocols" --proto-redir "$protocols" --connect-timeout 30 -y 30 -Y 1 \
-        -w '%{http_code}' -o "$2" "$1" >"$tmp/status" 2>"$tmp/curl.log" && return 0
+        -w '%{http_code} %{http_connect}' -o "$2" "$1" >"$tmp/codes" 2>"$tmp/curl.log" && return 0
+      curl_status=$?
+      # The HTTP status of its last answer, for fetch; then a proxy's answer to its CONNECT, which
+      # -f words as if the server had refused.
+      codes=$(cat "$tmp/codes" 2>/dev/null) || codes=
+      printf '%s\n' "${codes%% *}" >"$tmp/status"
+      case $codes in *" 407")
+        say "$proxy_credentials" >&2
+        return 1
+        ;;
+      esac
       # Status 1, unsupported protocol: what curl says of a redirect --proto-redir refused, as if
       # curl itself lacked http.
-      [ $? = 1 ] && downgraded 'Protocol "http"' "$tmp/curl.log" || first_line <"$tmp/curl.log" >&2
+      [ $curl_status = 1 ] && downgraded 'Protocol "http"' "$tmp/curl.log" || first_line <"$tmp/curl.log" >&2
       return 1
     }
   elif command -v wget >/dev/null 2>&1; then
@@ -559,6 +616,7 @@ main() {
       # is fetched over https, and fails where the server has none. Its -nv says nothing at all;
       # its default output (on stdout, beside -O's file) says why in its last line.
       *"GNU Wget2"*)
+        case $(wget --version 2>/dev/null || true) in *"GNU Wget2 1."*) old_wget2=yes ;; esac
         download() {
           if [ "$scheme" = https ]; then set -- "$1" "$2" --https-enforce=hard; else set -- "$1" "$2"; fi
           # Its lock files into our temporary directory, which goes at the end.
@@ -593,6 +651,11 @@ main() {
             # Its reason, if any, is its last line, after a timestamp: "... ERROR 404: Not Found."
             words=$(awk 'NF { last = $0 } END { sub(/^[0-9-]+ [0-9:]+ /, "", last); print last }' "$tmp/wget.log" |
               printable)
+            case $words in *"Proxy Authentication Required"*)
+              say "$proxy_credentials" >&2
+              return 1
+              ;;
+            esac
             [ "$wget_status" != 8 ] || keep_status "$words"
             wget_failed "$wget_status" "$words"
             return 1
@@ -604,11 +667,11 @@ main() {
       # busybox's wget, which checks no TLS certificate where it has no openssl to hand the
       # connection to, and says so: a download from whoever answered, SHA256SUMS too, is refused.
       *)
-        # -S: the answers' headers, whose Location tells a redirect to plain http.
-        # It knows no no_proxy: a mirror over plain http, on this machine, is fetched with no proxy.
+        # -S: the answers' headers, whose Location tells a redirect to plain http. -Y off: never a
+        # proxy. It would send an https URL to http_proxy's as a plain GET, in clear text (it has no
+        # CONNECT), and take whatever came back, SHA256SUMS too; and it reads no no_proxy.
         download() {
-          if [ "$scheme" = http ]; then set -- "$1" "$2" -Yoff; else set -- "$1" "$2"; fi
-          if wget -q -S ${3:+"$3"} -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
+          if wget -q -S -Yoff -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
           case $(cat "$tmp/wget.log") in
             *"validation not implemented"*)
               echo "this wget cannot verify the server's TLS certificate; install curl" >&2
@@ -621,7 +684,11 @@ main() {
           fi
           # Its own complaint, after the headers it was asked for; of an error answer, "wget: server
           # returned error: HTTP/1.1 404 Not Found", whose status is kept for fetch.
-          { grep '^wget: ' "$tmp/wget.log" || cat "$tmp/wget.log"; } | first_line >&2
+          words=$({ grep '^wget: ' "$tmp/wget.log" || cat "$tmp/wget.log"; } | first_line)
+          if [ "$scheme" = https ] && proxy_set; then
+            words="$words; busybox's wget takes no proxy (it would send https to one in clear text): install curl"
+          fi
+          say "$words" >&2
           sed -n 's|^wget: server returned error: HTTP/[0-9.]* \([0-9][0-9][0-9]\).*|\1|p' "$tmp/wget.log" >"$tmp/status"
           return 1
         }

@@ -102,12 +102,13 @@ process.stdin.resume().on('end', () => process.exit(0));
 /**
  * A proxy for https: each CONNECT, whatever host it names, is tunnelled to that port on 127.0.0.1,
  * so that a name nothing resolves (release.invalid) is reached through it alone. It logs each
- * request as `CONNECT host:port` (or method and URL), and answers any but CONNECT 502.
+ * request as `CONNECT host:port` (or method and URL), and answers any but CONNECT 502. Given
+ * `407` (argv[3]), it answers every CONNECT 407 Proxy Authentication Required instead.
  */
 const CONNECT_PROXY = `
 const { appendFileSync } = require('node:fs');
 const net = require('node:net');
-const [, log] = process.argv.slice(1);
+const [, log, mode] = process.argv.slice(1);
 const logged = (req) =>
   appendFileSync(log, JSON.stringify({ path: req.method + ' ' + req.url, userAgent: req.headers['user-agent'] ?? '' }) + '\\n');
 const server = require('node:http').createServer((req, res) => {
@@ -116,6 +117,10 @@ const server = require('node:http').createServer((req, res) => {
 });
 server.on('connect', (req, socket, head) => {
   logged(req);
+  if (mode === '407') {
+    socket.end('HTTP/1.1 407 Proxy Authentication Required\\r\\nProxy-Authenticate: Basic realm="corp"\\r\\nContent-Length: 0\\r\\n\\r\\n');
+    return;
+  }
   const upstream = net.connect(Number(new URL('http://' + req.url).port), '127.0.0.1', () => {
     socket.write('HTTP/1.1 200 Connection Established\\r\\n\\r\\n');
     upstream.write(head);
@@ -243,9 +248,9 @@ export function serveRedirects(
   return serverProcess(REDIRECT_SERVER, dir, [tls.keyFile, tls.certFile, plainUrl], 'https');
 }
 
-/** {@link CONNECT_PROXY}: its URL is what https_proxy names. */
-export function serveConnectProxy(): Promise<ReleaseServer> {
-  return serverProcess(CONNECT_PROXY, tempDir('tokencli-proxy-'), [], 'http');
+/** {@link CONNECT_PROXY}: its URL is what https_proxy names; `demandsCredentials`, it answers 407. */
+export function serveConnectProxy({ demandsCredentials = false } = {}): Promise<ReleaseServer> {
+  return serverProcess(CONNECT_PROXY, tempDir('tokencli-proxy-'), demandsCredentials ? ['407'] : [], 'http');
 }
 
 /** What install.sh runs, besides a downloader and a SHA-256 tool. */

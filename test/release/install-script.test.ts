@@ -1573,6 +1573,8 @@ exit $status`;
       expect(run.stdout).toContain(`(default: ${version}, this script's)`);
       expect(run.stdout).toContain('TOKENCLI_INSTALL_DIR="$HOME/bin" sh\n');
       expect(run.stdout).toContain('run by sudo (or doas), it installs only into a TOKENCLI_INSTALL_DIR\n');
+      expect(run.stdout).toContain('\n  https_proxy or HTTPS_PROXY, no_proxy or NO_PROXY\n');
+      expect(run.stdout).toContain('\n  CURL_CA_BUNDLE (curl), WGETRC with ca_certificate (wget)\n');
       expect(existsSync(run.installDir)).toBe(false);
       expect(run.leftInTmp).toEqual([]);
     }
@@ -1737,6 +1739,108 @@ exit $status`;
       expect(new Set(tunnels)).toEqual(new Set([`CONNECT release.invalid:${port}`]));
       // SHA256SUMS and the archive, by three installs, by each downloader.
       expect(tunnels.length).toBeGreaterThanOrEqual(12);
+    },
+  );
+
+  // busybox's wget has no CONNECT: given a proxy (it reads http_proxy for https too), it would send
+  // `GET https://…` to it in clear text and take what came back, SHA256SUMS too.
+  test.runIf(process.platform === 'linux' && programOnPath('busybox') !== undefined)(
+    "busybox's wget is given no proxy: the proxy sees nothing, and the refusal says to install curl",
+    async () => {
+      const proxy = await serveConnectProxy();
+      servers.push(proxy);
+      const bin = pathWith([...INSTALL_TOOLS, 'sha256sum']);
+      symlinkSync(programOnPath('busybox') ?? 'busybox', join(bin, 'wget'));
+      const run = install('https://releases.invalid/files', {
+        TOKENCLI_VERSION: '9.8.7',
+        PATH: bin,
+        http_proxy: proxy.url,
+        https_proxy: proxy.url,
+      });
+      expectRefused(
+        run,
+        /busybox's wget takes no proxy \(it would send https to one in clear text\): install curl\)$/m,
+      );
+      expect(proxy.requests()).toEqual([]);
+    },
+  );
+
+  // Debian 12's wget2 (1.99) speaks TLS to an http:// proxy where it should send CONNECT, and then
+  // reports a certificate it could not verify; the refusal says what would work.
+  const oldWget2 =
+    wget2 !== undefined && /GNU Wget2 1\./.test(spawnSync(wget2, ['--version'], { encoding: 'utf8' }).stdout);
+  test.runIf(process.platform === 'linux' && oldWget2)(
+    'wget2 1.x behind a proxy is refused with install curl, not with a certificate to chase',
+    async () => {
+      const proxy = await serveConnectProxy();
+      servers.push(proxy);
+      const run = install('https://releases.invalid/files', {
+        TOKENCLI_VERSION: '9.8.7',
+        PATH: pathWithWget2(),
+        HOME: tempDir('tokencli-wget2-home-'),
+        https_proxy: proxy.url,
+      });
+      expectRefused(run, /\): this wget2 \(1\.x\) cannot reach https through a proxy; install curl\n$/);
+    },
+  );
+
+  test('a proxy answering 407 is said to want credentials, by curl and wget', async () => {
+    const proxy = await serveConnectProxy({ demandsCredentials: true });
+    servers.push(proxy);
+    for (const downloader of ['curl', 'wget']) {
+      const run = install('https://releases.invalid/files', {
+        TOKENCLI_VERSION: '9.8.7',
+        PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', downloader]),
+        https_proxy: proxy.url,
+      });
+      expectRefused(
+        run,
+        /^tokencli install: cannot download https:\/\/releases\.invalid\/files\/SHA256SUMS \(the proxy answered 407 Proxy Authentication Required: give its user and password in https_proxy, as http:\/\/USER:PASSWORD@HOST:PORT\)\n$/,
+      );
+    }
+    expect(proxy.requests().length).toBeGreaterThanOrEqual(2);
+  });
+
+  test("a proxy's password is never printed, where wget names a proxy URL it cannot read either", async () => {
+    const port = await closedPort();
+    for (const downloader of ['curl', 'wget']) {
+      for (const proxyUrl of [
+        `alice:S3cr3t\\pw@127.0.0.1:${port}`,
+        `http://alice:S3cr3t\\pw@127.0.0.1:${port}`,
+      ]) {
+        const run = install('https://releases.invalid/files', {
+          TOKENCLI_VERSION: '9.8.7',
+          PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', downloader]),
+          https_proxy: proxyUrl,
+          HTTPS_PROXY: proxyUrl,
+        });
+        expectRefused(run, /^tokencli install: cannot download /);
+        expect(run.stderr, `${downloader}, ${proxyUrl}`).not.toContain('S3cr3t');
+      }
+    }
+  });
+
+  test.skipIf(opensslMissing !== undefined || process.platform !== 'linux')(
+    'a certificate the downloader does not trust is refused with how to give it a CA',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const plain = await serve(dir);
+      const tls = selfSignedCertificate('/CN=127.0.0.1', ['-addext', 'subjectAltName=IP:127.0.0.1']);
+      const secure = await serveRedirects(dir, tls, plain.url);
+      servers.push(secure);
+      const emptyWgetrc = join(tls.dir, 'empty-wgetrc');
+      writeFileSync(emptyWgetrc, '');
+      for (const downloader of ['curl', 'wget'])
+        expectRefused(
+          install(`${secure.url}/files`, {
+            TOKENCLI_VERSION: '9.8.7',
+            PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', downloader]),
+            CURL_CA_BUNDLE: undefined,
+            SSL_CERT_FILE: undefined,
+            WGETRC: emptyWgetrc,
+          }),
+          /\): if this network's proxy or mirror has a CA of its own, give the downloader its certificate \(CURL_CA_BUNDLE=FILE for curl; for wget, ca_certificate = FILE in the file WGETRC names\)$/m,
+        );
     },
   );
 
