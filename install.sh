@@ -495,7 +495,11 @@ main() {
     [ "$(id -u 2>/dev/null || true)" = 0 ]; then
     by=sudo
     [ -n "${SUDO_USER:-}" ] || by=doas
-    fail "run by $by, it would install tokencli as root into $install_dir: run install.sh without $by to install it for $invoker (it needs no root), or for every user with $by env TOKENCLI_INSTALL_DIR=/usr/local/bin sh"
+    # Run from a file, the advice names it: pasted, a bare `sh` would wait for a script from the
+    # terminal. Read from a pipe (`curl ... | sudo sh`), the pipe is still the way.
+    again=sh
+    case $0 in *install.sh) [ ! -f "$0" ] || again="sh \"$(in_double_quotes "$0")\"" ;; esac
+    fail "run by $by, it would install tokencli as root into $install_dir: run install.sh without $by to install it for $invoker (it needs no root), or for every user with $by env TOKENCLI_INSTALL_DIR=/usr/local/bin $again"
   fi
   # A "~/bin" that no shell expanded (a CI file's env: block) means the home directory's.
   case $install_dir in
@@ -840,7 +844,10 @@ main() {
     man_dir=$prefix/share/man/man1
     # Where the page is to be had once this run is over, which removes the downloaded archive.
     page_from=$(shown "$base_url")/$archive
-    if [ ! -d "$prefix/share" ] && ! { [ -n "${HOME:-}" ] && [ "$prefix" -ef "$HOME/.local" ]; }; then
+    if [ -n "${HOME:-}" ] && [ "$prefix" -ef "$HOME" ] && [ ! -d "$prefix/share" ]; then
+      # ~/bin: a ~/share would be made for the page alone, which no one keeps.
+      say "no man page installed: for ~/bin there is no share/man to put it in; unpack tokencli.1 from $page_from into a directory of your MANPATH"
+    elif [ ! -d "$prefix/share" ] && ! { [ -n "${HOME:-}" ] && [ "$prefix" -ef "$HOME/.local" ]; }; then
       say "no man page installed: $prefix/share is not a directory; make it and run install.sh again, or unpack tokencli.1 from $page_from"
     elif mkdir -p -- "$man_dir" 2>/dev/null && remove_abandoned_stages "$man_dir" && man_stage=$(mktemp -d "$man_dir/.tokencli.XXXXXX" 2>/dev/null) &&
       cp "$tmp/unpacked/tokencli.1" "$man_stage/tokencli.1" 2>/dev/null && chmod 644 "$man_stage/tokencli.1" &&

@@ -829,6 +829,18 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       `no man page installed: ${join(home, 'share')} is not a directory; make it and run install.sh again, or unpack tokencli.1 from ${archiveUrl}\n`,
     );
     expect(readdirSync(home).sort()).toEqual(['bin', 'tools']);
+    // ~/bin, the home's own: no ~/share is asked for, only for a place on MANPATH.
+    const homeBin = tempDir('tokencli-install-home-');
+    const inHomeBin = install(server.url, {
+      TOKENCLI_VERSION: '9.8.7',
+      HOME: homeBin,
+      TOKENCLI_INSTALL_DIR: '~/bin',
+    });
+    expect(inHomeBin.status, inHomeBin.stderr).toBe(0);
+    expect(inHomeBin.stdout).toContain(
+      `no man page installed: for ~/bin there is no share/man to put it in; unpack tokencli.1 from ${archiveUrl} into a directory of your MANPATH\n`,
+    );
+    expect(readdirSync(homeBin)).toEqual(['bin']);
     // The default ~/.local/bin of a fresh home: ~/.local/share is made for the page.
     const fresh = tempDir('tokencli-install-home-');
     const byDefault = spawnSync('sh', [script], {
@@ -1185,13 +1197,23 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     ] as const) {
       const refused = run({ [variable]: 'alice', PATH: asUid(0) });
       expect(refused.status, refused.stderr).toBe(1);
+      // Run from the file, the advice names it; read from a pipe, the pipe is the way again.
       expect(refused.stderr).toBe(
         `tokencli install: run by ${by}, it would install tokencli as root into ${join(refused.home, '.local', 'bin')}: ` +
-          `run install.sh without ${by} to install it for alice (it needs no root), or for every user with ${by} env TOKENCLI_INSTALL_DIR=/usr/local/bin sh\n`,
+          `run install.sh without ${by} to install it for alice (it needs no root), or for every user with ${by} env TOKENCLI_INSTALL_DIR=/usr/local/bin sh "${script}"\n`,
       );
       expect(readdirSync(refused.home)).toEqual([]);
       expect(refused.leftInTmp).toEqual([]);
     }
+    const piped = install(
+      server.url,
+      { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: undefined, SUDO_USER: 'alice', PATH: asUid(0) },
+      [...defaultShell],
+      readFileSync(script, 'utf8'),
+    );
+    expect(piped.stderr).toMatch(
+      /, or for every user with sudo env TOKENCLI_INSTALL_DIR=\/usr\/local\/bin sh\n$/,
+    );
     expect(server.requests()).toEqual([]);
 
     // A home of "/" (a user without one of their own) is no "//" in the path said.
