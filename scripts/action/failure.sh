@@ -32,6 +32,12 @@ run_or_annotate() {
     for pair in $failure_inputs; do
       reason=${reason//"${pair%%=*}"/"the input ${pair#*=}"}
     done
+    # tokencli's hint names --ca-file, which an action user cannot pass: what a job can give instead.
+    case $reason in
+      *"TLS certificate of "*" is not trusted"*)
+        failure_context="${failure_context:+$failure_context; }a CA of your network's own (a proxy that inspects TLS) goes in the job's env as NODE_EXTRA_CA_CERTS, a PEM file"
+        ;;
+    esac
     error_annotation "$what failed (exit $status)${reason:+: $reason}${failure_context:+; $failure_context}"
     exit "${failure_status:-$status}"
   fi

@@ -19,7 +19,14 @@ import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, BINARY, cleanEnv, type ServeHandle, startServe, tempDir } from '../helpers/cli.js';
 import { expectMode } from '../helpers/file-modes.js';
-import { fakeRelease, INSTALL_TOOLS, pathWith, serveRelease } from '../helpers/release-server.js';
+import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
+import {
+  fakeRelease,
+  INSTALL_TOOLS,
+  pathWith,
+  serveRelease,
+  serveTlsFront,
+} from '../helpers/release-server.js';
 import { DEMO } from './env.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -145,10 +152,11 @@ interface ActionRun {
   files: string[];
 }
 
+/** The steps run with `baseEnv` as the job's environment (a variable undefined: unset there). */
 function runAction(
   action: Action,
   given: Record<string, string>,
-  baseEnv: Record<string, string>,
+  baseEnv: Record<string, string | undefined>,
 ): ActionRun {
   const inputs: Record<string, string> = {};
   for (const [name, input] of Object.entries(action.inputs)) {
@@ -169,7 +177,7 @@ function runAction(
     expect(step.shell).toBe('bash');
     const outputFile = join(runnerTemp, `output-${step.id}`);
     writeFileSync(outputFile, '');
-    const env: Record<string, string> = {
+    const env: Record<string, string | undefined> = {
       ...baseEnv,
       RUNNER_TEMP: runnerTemp,
       GITHUB_ACTION_PATH: root,
@@ -607,6 +615,29 @@ describe.skipIf(process.platform === 'win32')(
       const lines = run.log.split('\n');
       expect(lines.findIndex((line) => line.includes(token))).toBe(lines.indexOf(`::add-mask::${token}`));
     });
+
+    // A self-hosted runner behind a proxy that inspects TLS: node trusts its own roots, not the
+    // system's, and the action takes no --ca-file.
+    test.skipIf(opensslMissing !== undefined)(
+      "a certificate tokencli does not trust is annotated with the job's way to give a CA, which then works",
+      async () => {
+        const tls = selfSignedCertificate('/CN=127.0.0.1', ['-addext', 'subjectAltName=IP:127.0.0.1']);
+        const front = await serveTlsFront(service.baseUrl, tls);
+        try {
+          const inputs = workflowInputs({ 'base-url': front.url });
+          const refused = runAction(action, inputs, { ...runnerEnv(), NODE_EXTRA_CA_CERTS: undefined });
+          expect(refused.status, refused.log).toBe(5);
+          expect(refused.log).toMatch(
+            /^::error::tokencli token failed \(exit 5\): the TLS certificate of https:\/\/127\.0\.0\.1:\d+ is not trusted \([A-Z_]+\); a CA of your network's own \(a proxy that inspects TLS\) goes in the job's env as NODE_EXTRA_CA_CERTS, a PEM file$/m,
+          );
+          const trusted = runAction(action, inputs, { ...runnerEnv(), NODE_EXTRA_CA_CERTS: tls.certFile });
+          expect(trusted.status, trusted.log).toBe(0);
+          expect(trusted.actionOutputs['access-token']).toMatch(/^\S{20,}$/);
+        } finally {
+          await front.close();
+        }
+      },
+    );
 
     test('a tokencli-path whose token output is not the assignments is refused, and never run as code', () => {
       const witness = join(tempDir('tokencli-action-witness-'), 'ran');

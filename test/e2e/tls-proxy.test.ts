@@ -7,13 +7,11 @@
  * only here.
  */
 
-import { readFileSync } from 'node:fs';
-import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net';
-import { createServer as createTlsServer, type Server } from 'node:tls';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
-import { type ReleaseServer, serveConnectProxy } from '../helpers/release-server.js';
+import { type ReleaseServer, serveConnectProxy, serveTlsFront } from '../helpers/release-server.js';
 import { serveForFile } from '../helpers/serve.js';
 import { DEMO, demoEnv } from './env.js';
 
@@ -25,7 +23,7 @@ const serve = serveForFile({ args: ['--allow-host', NAME], skip: opensslMissing 
 describe.skipIf(opensslMissing !== undefined)(
   `over https, and through a proxy (${opensslMissing ?? 'openssl'})`,
   () => {
-    let front: Server;
+    let front: ReleaseServer;
     let port: number;
     let certFile: string;
     let proxy: ReleaseServer;
@@ -37,19 +35,8 @@ describe.skipIf(opensslMissing !== undefined)(
         `subjectAltName=DNS:${NAME},IP:127.0.0.1`,
       ]);
       certFile = tls.certFile;
-      const servicePort = Number(new URL(serve.baseUrl).port);
-      // TLS ends here; the bytes go on to the service as they are.
-      front = createTlsServer(
-        { key: readFileSync(tls.keyFile), cert: readFileSync(tls.certFile) },
-        (client) => {
-          const service = connect(servicePort, '127.0.0.1');
-          client.pipe(service).pipe(client);
-          client.on('error', () => service.destroy());
-          service.on('error', () => client.destroy());
-        },
-      );
-      await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-      port = (front.address() as AddressInfo).port;
+      front = await serveTlsFront(serve.baseUrl, tls);
+      port = Number(new URL(front.url).port);
       proxy = await serveConnectProxy();
       // A port nothing listens on: a proxy that is down.
       const closed = createTcpServer();
@@ -58,7 +45,7 @@ describe.skipIf(opensslMissing !== undefined)(
       await new Promise((resolve) => closed.close(resolve));
     });
     afterAll(async () => {
-      await new Promise((resolve) => front?.close(resolve));
+      await front?.close();
       await proxy?.close();
     });
 

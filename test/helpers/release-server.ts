@@ -1,7 +1,8 @@
 /**
  * A release's download server for tests: the files of one directory over HTTP on 127.0.0.1 (what
  * TOKENCLI_DOWNLOAD_URL points at), and fake release directories with their SHA256SUMS; and a
- * CONNECT proxy, which install.sh's tests and the CLI's (test/e2e/tls-proxy.test.ts) go through.
+ * CONNECT proxy and a TLS front, which install.sh's tests and the CLI's go through (each its own
+ * process: tests that run a command with spawnSync block their own).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -135,6 +136,25 @@ process.stdin.resume().on('end', () => process.exit(0));
 `;
 
 /**
+ * A TLS front before a plain-http service on 127.0.0.1 (its port in argv[3]): TLS ends here, with
+ * the key and certificate files in argv[4] and argv[5], and the bytes go on to the service as they
+ * are. It logs nothing.
+ */
+const TLS_FRONT = `
+const { readFileSync } = require('node:fs');
+const { connect } = require('node:net');
+const [, , servicePort, key, cert] = process.argv.slice(1);
+const front = require('node:tls').createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (client) => {
+  const service = connect(Number(servicePort), '127.0.0.1');
+  client.pipe(service).pipe(client);
+  client.on('error', () => service.destroy());
+  service.on('error', () => client.destroy());
+});
+front.listen(0, '127.0.0.1', () => console.log(front.address().port));
+process.stdin.resume().on('end', () => process.exit(0));
+`;
+
+/**
  * A server that answers every request 404 with a reason phrase that would retitle a terminal and
  * colour what follows, written by hand (node's http refuses to send one). It logs nothing.
  */
@@ -251,6 +271,20 @@ export function serveRedirects(
 /** {@link CONNECT_PROXY}: its URL is what https_proxy names; `demandsCredentials`, it answers 407. */
 export function serveConnectProxy({ demandsCredentials = false } = {}): Promise<ReleaseServer> {
   return serverProcess(CONNECT_PROXY, tempDir('tokencli-proxy-'), demandsCredentials ? ['407'] : [], 'http');
+}
+
+/** {@link TLS_FRONT} before the service at `serviceUrl`: https://127.0.0.1:PORT, the service's. */
+export function serveTlsFront(
+  serviceUrl: string,
+  tls: { keyFile: string; certFile: string },
+): Promise<ReleaseServer> {
+  const servicePort = new URL(serviceUrl).port;
+  return serverProcess(
+    TLS_FRONT,
+    tempDir('tokencli-tls-front-'),
+    [servicePort, tls.keyFile, tls.certFile],
+    'https',
+  );
 }
 
 /** What install.sh runs, besides a downloader and a SHA-256 tool. */
