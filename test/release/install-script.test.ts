@@ -163,6 +163,20 @@ function install(
   return { ...result, installDir, leftInTmp: readdirSync(tmp) };
 }
 
+/**
+ * A (fake) release 9.8.7 over https on 127.0.0.1, with a self-signed certificate for `names` (its
+ * subjectAltName) that no downloader trusts unless told to: `/files/<name>` serves its files,
+ * `/secure/<name>` and `/plain/<name>` redirect there and to `plain`, the same over http.
+ */
+async function secureRelease(names = 'IP:127.0.0.1') {
+  const { dir } = fakeRelease('9.8.7');
+  const plain = await serve(dir);
+  const tls = selfSignedCertificate('/CN=tokencli test release', ['-addext', `subjectAltName=${names}`]);
+  const secure = await serveRedirects(dir, tls, plain.url);
+  servers.push(secure);
+  return { dir, plain, tls, secure };
+}
+
 /** Appends a byte to the release's archive: its checksum no longer matches SHA256SUMS. */
 function tamper(dir: string, archive: string): void {
   appendFileSync(join(dir, archive), 'x');
@@ -1671,11 +1685,7 @@ exit $status`;
   test.skipIf(opensslMissing !== undefined || process.platform !== 'linux')(
     'a redirect from https to plain http is refused, by curl, wget and wget2; https to https is followed',
     async () => {
-      const { dir } = fakeRelease('9.8.7');
-      const plain = await serve(dir);
-      const tls = selfSignedCertificate('/CN=127.0.0.1', ['-addext', 'subjectAltName=IP:127.0.0.1']);
-      const secure = await serveRedirects(dir, tls, plain.url);
-      servers.push(secure);
+      const { tls, secure } = await secureRelease();
       // Each downloader trusts the test's certificate.
       const wgetrc = join(tls.dir, 'wgetrc');
       writeFileSync(wgetrc, `ca_certificate = ${tls.certFile}\n`);
@@ -1707,14 +1717,7 @@ exit $status`;
   test.skipIf(opensslMissing !== undefined || process.platform !== 'linux')(
     'through a proxy in HTTPS_PROXY or https_proxy, by curl and wget alike; a host in NO_PROXY is reached without it',
     async () => {
-      const { dir } = fakeRelease('9.8.7');
-      const plain = await serve(dir);
-      const tls = selfSignedCertificate('/CN=release.invalid', [
-        '-addext',
-        'subjectAltName=DNS:release.invalid,IP:127.0.0.1',
-      ]);
-      const secure = await serveRedirects(dir, tls, plain.url);
-      servers.push(secure);
+      const { tls, secure } = await secureRelease('DNS:release.invalid,IP:127.0.0.1');
       const proxy = await serveConnectProxy();
       servers.push(proxy);
       const wgetrc = join(tls.dir, 'wgetrc');
@@ -1845,11 +1848,7 @@ exit $status`;
   test.skipIf(opensslMissing !== undefined || process.platform !== 'linux')(
     'a certificate the downloader does not trust is refused with how to give it a CA',
     async () => {
-      const { dir } = fakeRelease('9.8.7');
-      const plain = await serve(dir);
-      const tls = selfSignedCertificate('/CN=127.0.0.1', ['-addext', 'subjectAltName=IP:127.0.0.1']);
-      const secure = await serveRedirects(dir, tls, plain.url);
-      servers.push(secure);
+      const { tls, secure } = await secureRelease();
       const emptyWgetrc = join(tls.dir, 'empty-wgetrc');
       writeFileSync(emptyWgetrc, '');
       for (const downloader of ['curl', 'wget'])
