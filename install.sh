@@ -672,8 +672,8 @@ main() {
       # connection to, and says so: a download from whoever answered, SHA256SUMS too, is refused.
       *)
         # -S: the answers' headers, whose Location tells a redirect to plain http. -Y off: never a
-        # proxy. It would send an https URL to http_proxy's as a plain GET, in clear text (it has no
-        # CONNECT), and take whatever came back, SHA256SUMS too; and it reads no no_proxy.
+        # proxy. It would send an https URL to the one in http_proxy as a plain GET, in clear text
+        # (it has no CONNECT), and take whatever came back, SHA256SUMS too; and it reads no no_proxy.
         download() {
           if wget -q -S -Yoff -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
           case $(cat "$tmp/wget.log") in
