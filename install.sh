@@ -615,12 +615,13 @@ main() {
       return 1
     }
   elif command -v wget >/dev/null 2>&1; then
-    case $(wget --version 2>/dev/null || true) in
+    wget_version=$(wget --version 2>/dev/null || true)
+    case $wget_version in
       # wget2 (Fedora's wget), told to keep to https when the base URL is: a redirect to plain http
       # is fetched over https, and fails where the server has none. Its -nv says nothing at all;
       # its default output (on stdout, beside -O's file) says why in its last line.
       *"GNU Wget2"*)
-        case $(wget --version 2>/dev/null || true) in *"GNU Wget2 1."*) old_wget2=yes ;; esac
+        case $wget_version in *"GNU Wget2 1."*) old_wget2=yes ;; esac
         download() {
           if [ "$scheme" = https ]; then set -- "$1" "$2" --https-enforce=hard; else set -- "$1" "$2"; fi
           # Its lock files into our temporary directory, which goes at the end.

@@ -7,12 +7,12 @@
  * only here.
  */
 
-import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
 import { type ReleaseServer, serveConnectProxy, serveTlsFront } from '../helpers/release-server.js';
 import { serveForFile } from '../helpers/serve.js';
+import { closedPort } from '../http/loopback-server.js';
 import { DEMO, demoEnv } from './env.js';
 
 /** The name in the base URL: no resolver answers for .invalid, only the proxy reaches it. */
@@ -39,10 +39,7 @@ describe.skipIf(opensslMissing !== undefined)(
       port = Number(new URL(front.url).port);
       proxy = await serveConnectProxy();
       // A port nothing listens on: a proxy that is down.
-      const closed = createTcpServer();
-      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-      deadProxy = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-      await new Promise((resolve) => closed.close(resolve));
+      deadProxy = `http://127.0.0.1:${await closedPort()}`;
     });
     afterAll(async () => {
       await front?.close();

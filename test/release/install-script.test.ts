@@ -25,7 +25,6 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -49,6 +48,7 @@ import {
   writeSums,
 } from '../helpers/release-server.js';
 import { tempDir as registeredTempDir } from '../helpers/temp-dirs.js';
+import { closedPort } from '../http/loopback-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const script = join(root, 'install.sh');
@@ -89,15 +89,6 @@ const servers: ReleaseServer[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
-
-/** A port on 127.0.0.1 that nothing listens on: a connection there is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((res) => server.close(res));
-  return port;
-}
 
 async function serve(dir: string): Promise<ReleaseServer> {
   const server = await serveRelease(dir);
