@@ -176,6 +176,18 @@ proxy_set() {
   [ -n "${https_proxy-}${HTTPS_PROXY-}${http_proxy-}${HTTP_PROXY-}${all_proxy-}${ALL_PROXY-}" ]
 }
 
+# Whether this Linux system lacks the bundle of CA certificates its curl and wget trust by default,
+# and none was given them: no file of those Go's crypto/x509 looks for (Debian's and Ubuntu's, Fedora's
+# and RHEL's, openSUSE's, Alpine's), as in a slim container image before its ca-certificates package
+# is installed. Every https download then fails as if the server's certificate were at fault.
+no_ca_certificates() {
+  [ "$os" = linux ] && [ -z "${CURL_CA_BUNDLE-}${SSL_CERT_FILE-}${SSL_CERT_DIR-}${WGETRC-}" ] || return 1
+  for bundle in /etc/ssl/certs/ca-certificates.crt /etc/pki/tls/certs/ca-bundle.crt /etc/ssl/ca-bundle.pem \
+    /etc/pki/tls/cacert.pem /etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem /etc/ssl/cert.pem; do
+    [ ! -s "$bundle" ] || return 1
+  done
+}
+
 # Its input with the password of each proxy URL set replaced by ***: wget names a proxy URL it
 # cannot read (one without its scheme) password and all. The password is the text between the
 # first colon and the last @ of the URL without its scheme, as the user wrote it.
@@ -271,10 +283,17 @@ fetch() {
   case $http_status in 404 | 410) ;; *) set -- "$1" "$2" "$3" "" ;; esac
   # A certificate not trusted: most often, on a network whose proxy inspects TLS with a CA of its
   # own, which the downloader must be given (wget2 1.99 fails so behind any proxy: its own fault).
+  # Or, where the system has no CA certificates at all, any server's (curl's 77: its CA file is
+  # missing).
   case $complaint in
-    *"curl: (60)"* | *"wget: (5)"*)
+    *"curl: (60)"* | *"curl: (77)"* | *"wget: (5)"*)
       if [ -n "$old_wget2" ] && proxy_set; then
-        set -- "$1" "$2" "$3" "this wget2 (1.x) cannot reach https through a proxy; install curl"
+        set -- "$1" "$2" "$3" "this wget2 (1.x) cannot reach https through a proxy; $install_curl"
+      elif no_ca_certificates; then
+        set -- "$1" "$2" "$3" "this system has no CA certificates to check any server's with: install the ca-certificates package"
+      elif [ "${complaint#*"curl: (77)"}" != "$complaint" ]; then
+        # A CA file given to curl that cannot be read, which its own words name.
+        :
       else
         set -- "$1" "$2" "$3" "if this network's proxy or mirror has a CA of its own, give the downloader its certificate (CURL_CA_BUNDLE=FILE for curl; for wget, ca_certificate = FILE in the file WGETRC names)"
       fi
@@ -591,6 +610,10 @@ main() {
     no_proxy=$mirror_host${no_proxy:+,$no_proxy}
     export no_proxy
   fi
+  # The advice where only curl will do: with the CA certificates it needs over https, which a slim
+  # container image has no more than curl.
+  install_curl="install curl"
+  [ "$scheme" != https ] || ! no_ca_certificates || install_curl="install curl and the ca-certificates package"
   proxy_credentials="the proxy answered 407 Proxy Authentication Required: give its user and password in https_proxy, as http://USER:PASSWORD@HOST:PORT"
   old_wget2=
   if command -v curl >/dev/null 2>&1; then
@@ -679,7 +702,7 @@ main() {
           if wget -q -S -Yoff -O "$2" "$1" 2>"$tmp/wget.log"; then wget_status=0; else wget_status=$?; fi
           case $(cat "$tmp/wget.log") in
             *"validation not implemented"*)
-              echo "this wget cannot verify the server's TLS certificate; install curl" >&2
+              echo "this wget cannot verify the server's TLS certificate; $install_curl" >&2
               return 1
               ;;
           esac
@@ -691,7 +714,7 @@ main() {
           # returned error: HTTP/1.1 404 Not Found", whose status is kept for fetch.
           words=$({ grep '^wget: ' "$tmp/wget.log" || cat "$tmp/wget.log"; } | first_line)
           if [ "$scheme" = https ] && proxy_set; then
-            words="$words; busybox's wget takes no proxy (it would send https to one in clear text): install curl"
+            words="$words; busybox's wget takes no proxy (it would send https to one in clear text): $install_curl"
           fi
           say "$words" >&2
           sed -n 's|^wget: server returned error: HTTP/[0-9.]* \([0-9][0-9][0-9]\).*|\1|p' "$tmp/wget.log" >"$tmp/status"
@@ -700,7 +723,7 @@ main() {
         ;;
     esac
   else
-    fail "neither curl nor wget is installed to download tokencli"
+    fail "neither curl nor wget is installed to download tokencli: $install_curl"
   fi
 
   check_install_dir

@@ -1856,6 +1856,120 @@ exit $status`;
     },
   );
 
+  /**
+   * `command` run where this system has no CA certificates, as in a slim container image before its
+   * ca-certificates package is installed: an empty tmpfs over /etc/ssl (and /etc/pki, Fedora's), in
+   * a mount namespace of its own.
+   */
+  function withoutCaCertificates(command: string[]): string[] {
+    const wrapper = `for dir in /etc/ssl /etc/pki; do
+  [ ! -d "$dir" ] || "$MOUNT" -t tmpfs -o size=64k tmpfs "$dir" || exit 97
+done
+exec "$@"`;
+    return [unshare ?? 'unshare', '-rm', 'sh', '-c', wrapper, 'sh', ...command];
+  }
+
+  // The first thing a slim image's `apt-get install --no-install-recommends curl` meets: curl fails
+  // with 77 (its CA file is missing), wget with 5 as for an untrusted server, and a hint about a
+  // network's own CA would send the user after the wrong thing.
+  test.skipIf(!tmpfsMountable || opensslMissing !== undefined || process.platform !== 'linux')(
+    'a system with no CA certificates is told to install them, unless a CA was given to the downloader',
+    async () => {
+      const { tls, secure } = await secureRelease();
+      const noCa = {
+        CURL_CA_BUNDLE: undefined,
+        SSL_CERT_FILE: undefined,
+        SSL_CERT_DIR: undefined,
+        WGETRC: undefined,
+      };
+      for (const downloader of ['curl', 'wget']) {
+        const run = install(
+          `${secure.url}/files`,
+          {
+            ...noCa,
+            TOKENCLI_VERSION: '9.8.7',
+            PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', downloader]),
+            MOUNT: mount ?? 'mount',
+          },
+          withoutCaCertificates([...defaultShell, script]),
+        );
+        expectRefused(
+          run,
+          new RegExp(
+            String.raw`\((${downloader}: \(${downloader === 'curl' ? 77 : 5}\)[^\n]*)\): this system has no CA certificates to check any server's with: install the ca-certificates package$`,
+            'm',
+          ),
+        );
+      }
+      // A CA given to curl is used there, and a missing one is named by curl's own words alone.
+      const given = install(
+        `${secure.url}/files`,
+        {
+          ...noCa,
+          TOKENCLI_VERSION: '9.8.7',
+          PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'curl']),
+          MOUNT: mount ?? 'mount',
+          CURL_CA_BUNDLE: tls.certFile,
+        },
+        withoutCaCertificates([...defaultShell, script]),
+      );
+      expect(given.status, given.stderr).toBe(0);
+      const missing = join(tls.dir, 'missing-ca.pem');
+      expectRefused(
+        install(
+          `${secure.url}/files`,
+          {
+            ...noCa,
+            TOKENCLI_VERSION: '9.8.7',
+            PATH: pathWith([...INSTALL_TOOLS, 'sha256sum', 'curl']),
+            MOUNT: mount ?? 'mount',
+            CURL_CA_BUNDLE: missing,
+          },
+          withoutCaCertificates([...defaultShell, script]),
+        ),
+        new RegExp(String.raw`\(curl: \(77\) [^\n]*${missing.replace(/[.]/g, '\\.')}[^\n]*\)$`, 'm'),
+      );
+    },
+  );
+
+  test.runIf(process.platform === 'linux')(
+    'with neither curl nor wget, curl is what to install, with CA certificates where the system has none',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const env = { TOKENCLI_VERSION: '9.8.7', PATH: pathWith([...INSTALL_TOOLS, 'sha256sum']) };
+      expectRefused(
+        install(server.url, env),
+        /^tokencli install: neither curl nor wget is installed to download tokencli: install curl$/m,
+      );
+      expect(server.requests()).toEqual([]);
+      if (!tmpfsMountable) return;
+      // Over https, which needs them; a mirror on this machine over plain http does not.
+      const noCa = {
+        CURL_CA_BUNDLE: undefined,
+        SSL_CERT_FILE: undefined,
+        SSL_CERT_DIR: undefined,
+        WGETRC: undefined,
+      };
+      expectRefused(
+        install(
+          'https://releases.invalid/files',
+          { ...env, ...noCa, MOUNT: mount ?? 'mount' },
+          withoutCaCertificates([...defaultShell, script]),
+        ),
+        /: install curl and the ca-certificates package$/m,
+      );
+      expectRefused(
+        install(
+          server.url,
+          { ...env, ...noCa, MOUNT: mount ?? 'mount' },
+          withoutCaCertificates([...defaultShell, script]),
+        ),
+        /: install curl$/m,
+      );
+    },
+  );
+
   // A mirror over plain http is on this machine (nothing else is taken), where no proxy can reach
   // it; curl and wget would send it the requests all the same, and busybox's wget reads no no_proxy.
   test.runIf(process.platform === 'linux')(
