@@ -586,10 +586,13 @@ main() {
   # The tools, found before anything is downloaded. Each hashes its standard input: a file name
   # with a backslash would make sha256sum escape its output line.
   if command -v sha256sum >/dev/null 2>&1; then
+    sha256_tool=sha256sum
     sha256() { sha256sum <"$1" | cut -d ' ' -f 1; }
   elif command -v shasum >/dev/null 2>&1; then
+    sha256_tool=shasum
     sha256() { shasum -a 256 <"$1" | cut -d ' ' -f 1; }
   elif command -v openssl >/dev/null 2>&1; then
+    sha256_tool=openssl
     sha256() { openssl dgst -sha256 <"$1" | sed 's/^.*= *//'; }
   else
     fail "no SHA-256 tool to verify the download (sha256sum, shasum or openssl)"
@@ -766,7 +769,16 @@ main() {
   esac
   # Not found, though SHA256SUMS lists it: a release (or a mirror's copy) with files missing.
   fetch "$archive" 256 MiB "the release there lacks this platform's archive ($os-$arch), though its SHA256SUMS lists it"
-  actual=$(sha256 "$tmp/$archive" | tr 'A-F' 'a-f')
+  # A tool that fails (its exit status lost in the pipe) prints no checksum, which is not the
+  # archive's fault: said as what it is, in one line.
+  actual=$(sha256 "$tmp/$archive" 2>"$tmp/sha256.log" | tr 'A-F' 'a-f')
+  case $actual in
+    *[!0-9a-f]* | "") actual= ;;
+  esac
+  if [ ${#actual} != 64 ]; then
+    complaint=$(first_line <"$tmp/sha256.log")
+    fail "$sha256_tool did not compute the SHA-256 of $archive${complaint:+ ($complaint)}; nothing installed"
+  fi
   [ "$actual" = "$expected" ] || fail "checksum mismatch for $archive (expected $expected, got $actual); nothing installed"
 
   mkdir "$tmp/unpacked"

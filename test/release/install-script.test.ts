@@ -2372,6 +2372,27 @@ exec "$@"`;
     },
   );
 
+  // Its exit status is lost in the pipe to cut; what it printed is no checksum, and no tampering.
+  test.runIf(process.platform === 'linux')(
+    'a SHA-256 tool that fails is said so in one line, not as a checksum mismatch',
+    async () => {
+      const { dir } = fakeRelease('9.8.7');
+      const server = await serve(dir);
+      const bin = pathWith([...INSTALL_TOOLS, 'curl']);
+      writeFileSync(join(bin, 'sha256sum'), '#!/bin/sh\necho "sha256sum: cannot hash" >&2\nexit 1\n', {
+        mode: 0o755,
+      });
+      const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', PATH: bin });
+      expectRefused(
+        run,
+        new RegExp(
+          String.raw`^tokencli install: sha256sum did not compute the SHA-256 of tokencli-9\.8\.7-${THIS_PLATFORM}\.tar\.gz \(sha256sum: cannot hash\); nothing installed$`,
+          'm',
+        ),
+      );
+    },
+  );
+
   test.runIf(process.platform === 'linux')('shasum or openssl stand in for sha256sum', async () => {
     for (const tool of ['shasum', 'openssl']) {
       const { dir } = fakeRelease('9.8.7');
