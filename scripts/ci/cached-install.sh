@@ -2,7 +2,7 @@
 # Installs the npm package SPEC into DIR (`npm install --prefix DIR SPEC`) unless DIR already holds
 # FILE (a path under DIR/node_modules), and prints that file's path: a tool the CI run caches
 # outside the clone and a later run reuses. .ci/run takes its Node lines through it, and
-# scripts/ci/consumer-tools.sh the older tools the consumer tests run.
+# scripts/ci/consumer-tools.sh the other tools the consumer tests run.
 set -euo pipefail
 if [ $# != 3 ]; then
   echo "usage: scripts/ci/cached-install.sh DIR SPEC FILE   (e.g. ~/.cache/x/npm10 npm@10 npm/bin/npm-cli.js)" >&2

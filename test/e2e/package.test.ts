@@ -21,11 +21,46 @@ import { isAddress, linkTargets } from '../helpers/markdown.js';
 import { DEMO } from './env.js';
 
 const root = resolve(import.meta.dirname, '../..');
-// npm 10's own script (npm/bin/npm-cli.js), the npm Node 20 and 22 ship: `.ci/run` installs one
-// outside the clone (scripts/ci/consumer-tools.sh); without it that case skips locally and fails in CI.
-const npm10 = process.env.TOKENCLI_TEST_NPM10;
-if (!npm10 && process.env.CI)
-  throw new Error("CI: TOKENCLI_TEST_NPM10 must name npm 10's npm-cli.js (.ci/run installs one)");
+/**
+ * Another npm than the machine's 11, by its own script (npm/bin/npm-cli.js), which `.ci/run`
+ * installs outside the clone (scripts/ci/consumer-tools.sh): npm 10, the npm Node 20 and 22 ship,
+ * and npm 12, the registry's latest, which links no man page. Without its variable the case skips
+ * locally and fails in CI; on a Node line npm itself does not support, it skips with that reason.
+ */
+interface OtherNpm {
+  major: number;
+  cli: string | undefined;
+  variable: string;
+  /** Why this Node cannot run it (its `engines`), or undefined. */
+  nodeTooOld: string | undefined;
+  linksManPage: boolean;
+}
+const [nodeMajor = 0, nodeMinor = 0, nodePatch = 0] = process.versions.node.split('.').map(Number);
+const otherNpms: OtherNpm[] = [
+  {
+    major: 10,
+    cli: process.env.TOKENCLI_TEST_NPM10,
+    variable: 'TOKENCLI_TEST_NPM10',
+    nodeTooOld: undefined,
+    linksManPage: true,
+  },
+  {
+    major: 12,
+    cli: process.env.TOKENCLI_TEST_NPM12,
+    variable: 'TOKENCLI_TEST_NPM12',
+    // npm 12's engines: ^22.22.2 || ^24.15.0 || >=26.0.0.
+    nodeTooOld:
+      nodeMajor >= 26 ||
+      (nodeMajor === 24 && nodeMinor >= 15) ||
+      (nodeMajor === 22 && (nodeMinor > 22 || (nodeMinor === 22 && nodePatch >= 2)))
+        ? undefined
+        : `here on ${process.version}: npm 12 needs Node 22.22.2, 24.15 or 26 and later`,
+    linksManPage: false,
+  },
+];
+for (const npm of otherNpms)
+  if (!npm.cli && process.env.CI)
+    throw new Error(`CI: ${npm.variable} must name npm ${npm.major}'s npm-cli.js (.ci/run installs one)`);
 const npmQuiet = { npm_config_audit: 'false', npm_config_fund: 'false' };
 
 /** `npm pack` of the checkout into `work` (its dist/ as built): the tarball's path and its files. */
@@ -189,54 +224,68 @@ test.skipIf(process.platform === 'win32')(
   },
 );
 
-// Node 20 and 22 ship npm 10, whose checks of a package and its dependencies differ from npm 11's
-// (the first test's): the same tarball, installed by it into a project and globally, must draw no
-// warning either.
-test.skipIf(process.platform === 'win32' || !npm10)(
-  `npm 10 installs the packed tarball, into a project and globally, without a warning (skipped ${
-    npm10
-      ? 'on Windows: npm and its .bin links are .cmd files there'
-      : 'without TOKENCLI_TEST_NPM10, which .ci/run sets'
-  })`,
-  { timeout: 180_000 },
-  () => {
-    const work = tempDir('tokencli-npm10-');
-    try {
-      const npm = (args: string[], cwd = work) =>
-        spawnSync(process.execPath, [npm10 ?? '', ...args], {
-          cwd,
-          env: cleanEnv(npmQuiet),
-          encoding: 'utf8',
-        });
-      expect(npm(['--version']).stdout).toMatch(/^10\./);
-      const { tarball } = pack(work);
-      const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+// npm 10 (Node 20's and 22's) and npm 12 check a package and its dependencies otherwise than npm
+// 11 (the first test's): the same tarball, installed by each into a project and globally, must draw
+// no warning either. npm 12 no longer links a package's man page (the README says where it is).
+for (const npm of otherNpms)
+  test.skipIf(process.platform === 'win32' || !npm.cli || npm.nodeTooOld !== undefined)(
+    `npm ${npm.major} installs the packed tarball, into a project and globally, without a warning (skipped ${
+      npm.nodeTooOld ??
+      (npm.cli
+        ? 'on Windows: npm and its .bin links are .cmd files there'
+        : `without ${npm.variable}, which .ci/run sets`)
+    })`,
+    { timeout: 180_000 },
+    () => {
+      const work = tempDir(`tokencli-npm${npm.major}-`);
+      try {
+        // Its warnings about the machine's own npm config (a key npm 12 no longer knows, such as
+        // this machine's `nodedir`) are not the package's, and are left out.
+        const run = (args: string[], cwd = work) => {
+          const ran = spawnSync(process.execPath, [npm.cli ?? '', ...args], {
+            cwd,
+            env: cleanEnv(npmQuiet),
+            encoding: 'utf8',
+          });
+          return {
+            ...ran,
+            stderr: ran.stderr.replace(/^npm warn Unknown (env|user|global|project) config .*\n/gm, ''),
+          };
+        };
+        expect(run(['--version']).stdout).toMatch(new RegExp(`^${npm.major}\\.`));
+        const { tarball } = pack(work);
+        const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+          version: string;
+        };
 
-      const app = join(work, 'app');
-      mkdirSync(app);
-      writeFileSync(join(app, 'package.json'), '{"name":"consumer","version":"1.0.0","private":true}');
-      const local = npm(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], app);
-      expect(local.status, local.stderr).toBe(0);
-      expect(local.stderr).not.toMatch(/warn/i);
-      const localBin = join(app, 'node_modules', '.bin', 'tokencli');
-      expect(execFileSync(localBin, ['--version'], { env: cleanEnv(), encoding: 'utf8' }).trim()).toBe(
-        version,
-      );
+        const app = join(work, 'app');
+        mkdirSync(app);
+        writeFileSync(join(app, 'package.json'), '{"name":"consumer","version":"1.0.0","private":true}');
+        const local = run(['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], app);
+        expect(local.status, local.stderr).toBe(0);
+        expect(local.stderr).not.toMatch(/warn/i);
+        const localBin = join(app, 'node_modules', '.bin', 'tokencli');
+        expect(execFileSync(localBin, ['--version'], { env: cleanEnv(), encoding: 'utf8' }).trim()).toBe(
+          version,
+        );
 
-      const prefix = join(work, 'global');
-      const global = npm(['install', '--global', '--prefix', prefix, '--prefer-offline', tarball]);
-      expect(global.status, global.stderr).toBe(0);
-      expect(global.stderr).not.toMatch(/warn/i);
-      expect(existsSync(join(prefix, 'share', 'man', 'man1', 'tokencli.1'))).toBe(true);
-      const globalBin = join(prefix, 'bin', 'tokencli');
-      expect(execFileSync(globalBin, ['--version'], { env: cleanEnv(), encoding: 'utf8' }).trim()).toBe(
-        version,
-      );
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-  },
-);
+        const prefix = join(work, 'global');
+        const global = run(['install', '--global', '--prefix', prefix, '--prefer-offline', tarball]);
+        expect(global.status, global.stderr).toBe(0);
+        expect(global.stderr).not.toMatch(/warn/i);
+        expect(existsSync(join(prefix, 'share', 'man', 'man1', 'tokencli.1'))).toBe(npm.linksManPage);
+        // Where the README sends `man` when npm linked none: the installed package's own page.
+        const globalModules = run(['root', '--global', '--prefix', prefix]).stdout.trim();
+        expect(existsSync(join(globalModules, 'tokencli', 'man', 'tokencli.1'))).toBe(true);
+        const globalBin = join(prefix, 'bin', 'tokencli');
+        expect(execFileSync(globalBin, ['--version'], { env: cleanEnv(), encoding: 'utf8' }).trim()).toBe(
+          version,
+        );
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+  );
 
 async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 20));
