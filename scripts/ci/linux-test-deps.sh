@@ -5,7 +5,7 @@
 # shell), curl for exec's help example (run as printed), wget and wget2 for install.sh without curl,
 # busybox, ksh, mksh and yash for install.sh run by each (test-install-shells.sh; bash and zsh too),
 # libarchive-tools' bsdtar and original-awk for it with macOS's tar and awk,
-# binutils' strip for the release build (scripts/release/sea-executable.mjs), groff and mandoc to render and lint the man
+# binutils' strip for the release build (scripts/release/sea-executable.mjs) and its readelf for the executable's glibc floor, groff and mandoc to render and lint the man
 # page. Installed from the distribution, never downloaded by a test tool.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
