@@ -4,7 +4,7 @@
  *
  * - tokencli-<version>-<os>-<arch>.tar.gz (.zip on Windows): the single executable
  *   (build-sea.mjs), LICENSE and the man page man/tokencli.1 when the build made one;
- * - the npm tarball (`npm pack`);
+ * - the npm tarball (`npm pack`, its modes the same whatever the umask: pack-package.mjs);
  * - SHA256SUMS over every other file, in the format `sha256sum -c` reads.
  *
  * The release workflow runs it on each platform's runner and joins their SHA256SUMS; what a
@@ -26,7 +26,8 @@ import {
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { reportFailures } from './failure.mjs';
-import { archiveName, npmCommand, tarCommand } from './platform.mjs';
+import { packPackage } from './pack-package.mjs';
+import { archiveName, tarCommand } from './platform.mjs';
 
 reportFailures('build-release');
 
@@ -105,10 +106,7 @@ if (archive.endsWith('.zip')) {
 }
 
 // dist/ was just built: packing need not build it again (prepack).
-execFileSync(...npmCommand(['pack', '--ignore-scripts', '--silent', '--pack-destination', release]), {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
+packPackage(root, release, join(scratch, 'package'));
 
 const sums = readdirSync(release)
   .sort()
