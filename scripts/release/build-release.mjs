@@ -25,24 +25,13 @@ import {
 } from 'node:fs';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
+import { assertBuilt } from './built.mjs';
+import { entryTime } from './entry-time.mjs';
 import { reportFailures } from './failure.mjs';
 import { packPackage } from './pack-package.mjs';
 import { archiveName, tarCommand } from './platform.mjs';
 
 reportFailures('build-release');
-
-/** The commit's time in seconds, or undefined outside a git checkout. */
-function commitTime() {
-  try {
-    return execFileSync('git', ['log', '-1', '--format=%ct'], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: 'pipe',
-    }).trim();
-  } catch {
-    return undefined;
-  }
-}
 
 /** tar's flags to record every entry as root's: GNU tar's (Linux), or bsdtar's (macOS). */
 function rootOwned() {
@@ -57,6 +46,12 @@ const release = join(root, 'release');
 const scratch = join(root, '.tmp', 'release');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
+assertBuilt(root);
+const dated = await entryTime(root);
+if (dated.why)
+  console.error(
+    `build-release: the archive's entries are dated now, as there is no commit to date them by (${dated.why}); set SOURCE_DATE_EPOCH for the same archive from every build`,
+  );
 rmSync(release, { recursive: true, force: true });
 rmSync(scratch, { recursive: true, force: true });
 mkdirSync(release, { recursive: true });
@@ -86,10 +81,9 @@ if (existsSync(join(root, 'man', 'tokencli.1'))) {
 // Each entry as any builder's would be: modes 0755 and 0644 whatever the umask, dated at the
 // commit (SOURCE_DATE_EPOCH when set), and owned by root, so that `tar -x` run as root (which keeps
 // the owner it reads) makes nothing the build runner's user id owns.
-const epoch = Number(process.env.SOURCE_DATE_EPOCH || commitTime());
 for (const file of files) {
   chmodSync(join(stage, file), file === files[0] ? 0o755 : 0o644);
-  if (Number.isInteger(epoch)) utimesSync(join(stage, file), epoch, epoch);
+  if (dated.seconds !== undefined) utimesSync(join(stage, file), dated.seconds, dated.seconds);
 }
 const archive = join(release, archiveName(version));
 if (archive.endsWith('.zip')) {

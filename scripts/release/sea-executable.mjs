@@ -24,6 +24,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { assertBuilt } from './built.mjs';
 import { BuildFailure } from './failure.mjs';
 import { runChild } from './interruptible.mjs';
 import { seaNode } from './node26.mjs';
@@ -124,6 +125,7 @@ export async function buildSeaExecutable(options) {
     codeCaches = true,
     keyringAddon: withAddon = KEYRING_ADDON_PLATFORMS.has(process.platform),
   } = options;
+  assertBuilt(root);
   const assetsDir = join(out, 'assets');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
@@ -142,8 +144,6 @@ export async function buildSeaExecutable(options) {
   const bundles = join(root, 'dist', 'cli-bundle');
   for (const name of readdirSync(bundles).filter((n) => n.endsWith('.cjs')))
     assets[name] = join(bundles, name);
-  if (!assets['light-argv.cjs'])
-    throw new Error('dist/cli-bundle has no light bundles: run `npm run build` first');
   // Linux and the BSDs reach the Secret Service over D-Bus in JavaScript (src/store/open-store.ts):
   // their executable carries no native code of ours.
   if (withAddon) assets['keyring.node'] = keyringAddon();

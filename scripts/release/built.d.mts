@@ -1,0 +1,2 @@
+/** Types of scripts/release/built.mjs, for the tests. */
+export declare function assertBuilt(root: string): void;
