@@ -5,7 +5,7 @@
  * - tokencli-<version>-<os>-<arch>.tar.gz (.zip on Windows): the single executable
  *   (build-sea.mjs), LICENSE and the man page man/tokencli.1 when the build made one;
  * - the npm tarball (`npm pack`, its modes the same whatever the umask: pack-package.mjs);
- * - SHA256SUMS over every other file, in the format `sha256sum -c` reads.
+ * - SHA256SUMS over those two, in the format `sha256sum -c` reads.
  *
  * The release workflow runs it on each platform's runner and joins their SHA256SUMS; what a
  * release holds is docs/contract.md §5.
@@ -17,14 +17,13 @@ import {
   copyFileSync,
   existsSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   rmSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { constants } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { assertBuilt } from './built.mjs';
 import { entryTime } from './entry-time.mjs';
 import { reportFailures } from './failure.mjs';
@@ -100,16 +99,17 @@ if (archive.endsWith('.zip')) {
 }
 
 // dist/ was just built: packing need not build it again (prepack).
-packPackage(root, release, join(scratch, 'package'));
+const tarball = packPackage(root, release, join(scratch, 'package'));
 
-const sums = readdirSync(release)
-  .sort()
-  .map(
-    (name) =>
-      `${createHash('sha256')
-        .update(readFileSync(join(release, name)))
-        .digest('hex')}  ${name}\n`,
-  );
+// Over the files this build wrote, by name: not whatever release/ holds by now, which a second build
+// running in the same checkout may have written into (its SHA256SUMS among them).
+const written = [basename(archive), basename(tarball)].sort();
+const sums = written.map(
+  (name) =>
+    `${createHash('sha256')
+      .update(readFileSync(join(release, name)))
+      .digest('hex')}  ${name}\n`,
+);
 writeFileSync(join(release, 'SHA256SUMS'), sums.join(''));
 rmSync(scratch, { recursive: true, force: true });
-for (const name of readdirSync(release)) console.log(`release/${name}`);
+for (const name of ['SHA256SUMS', ...written]) console.log(`release/${name}`);

@@ -3,8 +3,9 @@
  * linux-x64, which CI runs): the executable, LICENSE and the man page at its top, owned by root,
  * modes 0755 and 0644 whatever the builder's umask, dated at a commit, so that a root user's
  * `tar -xzf` (which keeps the owner it reads) makes nothing the build runner's user owns or that
- * others may write. And what the executable in it asks of a Linux system (binutils' readelf reads
- * it): no glibc newer than the one the README promises.
+ * others may write; release/SHA256SUMS over it and the npm tarball alone. And what the executable
+ * in it asks of a Linux system (binutils' readelf reads it): no glibc newer than the one the README
+ * promises.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -47,6 +48,15 @@ test.runIf(ready)('the archive holds three files, root-owned, 0755 and 0644, dat
   if (times.size > 0)
     for (const entry of entries) expect(times, entry.name).toContain(Date.parse(entry.date) / 1000);
 });
+
+test.runIf(ready)('release/SHA256SUMS covers the archive and the npm tarball, and nothing else', () => {
+  const names = readFileSync(join(root, 'release', 'SHA256SUMS'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.slice(line.indexOf('  ') + 2));
+  expect(names).toEqual([`tokencli-${version}-linux-x64.tar.gz`, `tokencli-${version}.tgz`]);
+});
+
 /** Each version of `prefix` (GLIBC_, GLIBCXX_) the readelf output names, as numbers to compare. */
 function versionsOf(readelf: string, prefix: string): number[][] {
   const found = readelf.match(new RegExp(`\\b${prefix}_[0-9.]+\\b`, 'g')) ?? [];
