@@ -89,7 +89,7 @@ export function seaNode() {
   } catch {
     rmSync(partial, { recursive: true, force: true });
     throw new BuildFailure(
-      `cannot install ${pkg}@${SEA_NODE_MAJOR} from the npm registry (above); ${WHAT_TO_DO}`,
+      `cannot install ${pkg}@${SEA_NODE_MAJOR} into ${prefix} from the npm registry (above); ${WHAT_TO_DO}, or TOKENCLI_CI_CACHE to a directory it can be installed into`,
     );
   }
   if (!isSeaNode(versionOf(binIn(partial)))) {

@@ -114,7 +114,7 @@ describe.skipIf(!posix)('the release build’s Node 26 (skipped on Windows: fake
       const cache = fakeCache();
       process.env.FAKE_NPM_FAILS = '1';
       expect(() => seaNode()).toThrow(
-        `cannot install ${nodePackage()}@26 from the npm registry (above); run the build under Node 26, or set TOKENCLI_SEA_NODE to a Node 26 binary`,
+        `cannot install ${nodePackage()}@26 into ${join(cache, 'node26')} from the npm registry (above); run the build under Node 26, or set TOKENCLI_SEA_NODE to a Node 26 binary, or TOKENCLI_CI_CACHE to a directory it can be installed into`,
       );
       expect(existsSync(join(cache, 'node26'))).toBe(false);
       expect(readdirSync(cache)).toEqual([]);
