@@ -31,12 +31,13 @@ else
   # The release's tag (v0.1.0), as in the action's own `uses:` line, names the same version.
   case "${TOKENCLI_VERSION:-}" in v[0-9]*) TOKENCLI_VERSION=${TOKENCLI_VERSION#v} ;; esac
   export TOKENCLI_VERSION
-  case "${TOKENCLI_VERSION:-}" in
-    "" | [!0-9]* | *[!0-9A-Za-z.+-]*)
-      error_annotation "version must be an exact tokencli version such as 0.1.0, not '${TOKENCLI_VERSION:-}'"
-      exit 2
-      ;;
-  esac
+  # Exact, as a release is named (1.2.3, or a prerelease such as 1.2.3-rc.1): npm would take 0.1,
+  # 0.1.x or ^0.1.0 for a range and install what it picks, and the secrets go only to the release
+  # chosen.
+  if ! [[ ${TOKENCLI_VERSION:-} =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
+    error_annotation "version must be an exact tokencli version such as 0.1.0, not '${TOKENCLI_VERSION:-}'"
+    exit 2
+  fi
   # The job's own temporary directory. Outside a runner (no RUNNER_TEMP), a fresh private one: under
   # a fixed name in a shared /tmp, another user's tokencli put there first would pass for an earlier
   # install, and the token step would hand it the secrets.
@@ -96,6 +97,12 @@ if [ -n "${TOKENCLI_PATH:-}" ] && ! [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+([-+][
   printed=$(first_printable_line "$version")
   error_annotation "tokencli-path $TOKENCLI_PATH is not tokencli: its --version printed '${printed:0:80}'"
   exit 2
+fi
+# What was installed must be the version asked for, whatever npm or a mirror made of it.
+if [ -z "${TOKENCLI_PATH:-}" ] && [ "$version" != "$TOKENCLI_VERSION" ]; then
+  printed=$(first_printable_line "$version")
+  error_annotation "the tokencli installed for version $TOKENCLI_VERSION says it is '${printed:0:80}'; nothing was run with the secrets"
+  exit 1
 fi
 echo "tokencli $version" >&2
 echo "bin=$bin" >> "$GITHUB_OUTPUT"

@@ -773,5 +773,51 @@ describe.skipIf(process.platform === 'win32')(
       );
       expect(semicolon.status).toBe(2);
     });
+
+    /** A directory holding an `npm` that installs, into its --prefix, a tokencli saying it is `says`. */
+    function fakeNpm(says: string): string {
+      const dir = tempDir('tokencli-action-npm-');
+      writeFileSync(
+        join(dir, 'npm'),
+        `#!/bin/sh\necho "$@" >> "${join(dir, 'calls')}"\nwhile [ "$1" != --prefix ]; do shift; done\nmkdir -p "$2/node_modules/.bin"\nprintf '#!/bin/sh\\necho ${says}\\n' > "$2/node_modules/.bin/tokencli"\nchmod 755 "$2/node_modules/.bin/tokencli"\n`,
+        { mode: 0o755 },
+      );
+      return dir;
+    }
+
+    test('a version npm would read as a range is refused before npm is run', () => {
+      const npm = fakeNpm('0.1.7');
+      for (const range of ['0.1', '0.1.x', '^0.1.0', '1', '0.1.0+build.5', '0.1.0 || 0.1.7']) {
+        const run = runAction(
+          action,
+          workflowInputs({ 'tokencli-path': '', install: 'npm', version: range }),
+          {
+            ...runnerEnv(),
+            PATH: `${npm}:${process.env.PATH}`,
+          },
+        );
+        expect(run.status, range).toBe(2);
+        expect(run.log).toContain(
+          `::error::version must be an exact tokencli version such as 0.1.0, not '${range}'`,
+        );
+      }
+      expect(existsSync(join(npm, 'calls'))).toBe(false);
+    });
+
+    test('a tokencli installed that is not the version asked for is refused before the token step', () => {
+      const run = runAction(
+        action,
+        workflowInputs({ 'tokencli-path': '', install: 'npm', version: '0.1.0' }),
+        {
+          ...runnerEnv(),
+          PATH: `${fakeNpm('0.1.7')}:${process.env.PATH}`,
+        },
+      );
+      expect(run.status, run.log).toBe(1);
+      expect(run.log).toContain(
+        "::error::the tokencli installed for version 0.1.0 says it is '0.1.7'; nothing was run with the secrets",
+      );
+      expect(run.outputs.token).toBeUndefined();
+    });
   },
 );
