@@ -6,7 +6,7 @@
  * prints), install.sh's `RELEASED_VERSION`, action.yml's `version` default, the man page's `.TH`
  * line (`npm run docs`), and every release a document pins (`tokencli@0.1.0`,
  * `…/releases/download/v0.1.0/…`, an archive's name). Each file that disagrees is said in one
- * line; exit 1.
+ * line; exit 1. So is a tag that names no release (tagProblem), before any file is read.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -88,6 +88,16 @@ const PLACES = [
   ],
 ];
 
+/**
+ * Why `tag` names no release, or undefined: a release's tag is v and a version (v1.2.3, or a
+ * prerelease such as v1.2.3-rc.1). Build metadata (v1.2.3+build.5) is refused: npm drops it, so
+ * 1.2.3+build.5 would be published as 1.2.3, and its hyphen would mark it a prerelease.
+ */
+export function tagProblem(tag) {
+  if (new RegExp(`^v${VERSION}$`).test(tag)) return undefined;
+  return `the tag ${JSON.stringify(tag)} is not a release's: v and a version such as v1.2.3 or v1.2.3-rc.1, with no build metadata (+…)`;
+}
+
 /** One line for each place in the checkout at `root` that does not name `version` (a tag's v is dropped). */
 export function versionMismatches(root, tag) {
   const version = tag.replace(/^v/, '');
@@ -118,6 +128,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
   if (!tag) {
     console.error('usage: node scripts/release/version-check.mjs TAG (e.g. v0.1.0)');
     process.exit(2);
+  }
+  const problem = tagProblem(tag);
+  if (problem) {
+    console.error(`version-check: ${problem}`);
+    process.exit(1);
   }
   const mismatches = versionMismatches(resolve(import.meta.dirname, '../..'), tag);
   for (const line of mismatches) console.error(`version-check: ${line}`);

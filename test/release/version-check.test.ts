@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { pinnedReleases, versionMismatches } from '../../scripts/release/version-check.mjs';
+import { pinnedReleases, tagProblem, versionMismatches } from '../../scripts/release/version-check.mjs';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -90,6 +90,38 @@ test('a bump that forgets any one file is refused, naming that file alone', () =
   };
   for (const [file, lines] of Object.entries(named))
     expect(versionMismatches(bumpedCopy(file), 'v99.0.0'), file).toEqual(lines);
+});
+
+test('a tag that names no release is refused in one line before any file is read', () => {
+  for (const tag of ['v1.2.3', 'v1.2.3-rc.1', 'v10.20.30-beta.2'])
+    expect(tagProblem(tag), tag).toBeUndefined();
+  // Build metadata: npm would publish v1.0.0+build-5 as 1.0.0, to `next` for its hyphen.
+  for (const tag of [
+    'v1.0.0+build-5',
+    'v1.0.0+5',
+    '1.2.3',
+    'V1.2.3',
+    'v1.2',
+    'v1.2.3 ',
+    'refs/tags/v1.2.3',
+    'v1.2.3\n',
+  ])
+    expect(tagProblem(tag), tag).toBe(
+      `the tag ${JSON.stringify(tag)} is not a release's: v and a version such as v1.2.3 or v1.2.3-rc.1, with no build metadata (+…)`,
+    );
+  // Even where every file names it: no bump makes it a release.
+  const dir = bumpedCopy(undefined, '1.0.0+build-5');
+  mkdirSync(join(dir, 'scripts/release'), { recursive: true });
+  copyFileSync(script, join(dir, 'scripts/release/version-check.mjs'));
+  const run = spawnSync(
+    process.execPath,
+    [join(dir, 'scripts/release/version-check.mjs'), 'v1.0.0+build-5'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(run.status).toBe(1);
+  expect(run.stderr).toBe(`version-check: ${tagProblem('v1.0.0+build-5')}\n`);
 });
 
 test("a prerelease bumped everywhere passes, the man page's escaped hyphen too", () => {
