@@ -5,7 +5,8 @@
 #   sh scripts/release/github-release.sh draft [TAG [UPLOAD]]   the release of TAG (v0.1.0, else
 #       $TAG) as a draft holding every file of UPLOAD (default upload, from
 #       scripts/release/collect.mjs), marked a prerelease for a tag such as v1.0.0-rc.1;
-#   sh scripts/release/github-release.sh public [TAG]            that draft made public.
+#   sh scripts/release/github-release.sh public [TAG]            that draft made public, and the
+#       repository's Latest release unless a newer one is (a fix to an older line).
 #
 # The release stays a draft until npm has the package (scripts/release/npm-publish.sh runs in
 # between), so a failed publish leaves no public release without it. A re-run replaces a draft the
@@ -54,6 +55,19 @@ case $action in
       --generate-notes "$@"
     ;;
   public)
+    # GitHub makes a release it publishes the repository's Latest, even an older line's fix.
+    # shellcheck source=version-order.sh
+    . "$(dirname "$0")/version-order.sh"
+    latest=$(gh release view --json tagName --jq .tagName 2>/dev/null || true)
+    case $latest in
+      v[0-9]*)
+        if version_higher "${latest#v}" "${tag#v}"; then
+          echo "the Latest release is $latest, newer: $tag is made public without becoming Latest"
+          gh release edit "$tag" --draft=false --latest=false
+          exit 0
+        fi
+        ;;
+    esac
     gh release edit "$tag" --draft=false
     ;;
 esac

@@ -7,6 +7,8 @@
 # - given as ./upload/… (or an absolute path): npm reads a bare `upload/tokencli-0.1.0.tgz` as
 #   GitHub's owner/repo shorthand and goes to clone it;
 # - a prerelease (v1.0.0-rc.1) to npm's `next`, never `latest` (npm refuses one without --tag);
+# - a release older than npm's `latest` (0.1.1 after 0.2.0) to its line's `latest-0.1`, never
+#   `latest`, which `--tag latest` would move backwards;
 # - nothing when npm has the version already: npm takes a version once, and a re-run after the
 #   publish went through goes on to make the release public.
 #
@@ -30,9 +32,21 @@ if [ "$(npm view "tokencli@$version" version 2>/dev/null)" = "$version" ]; then
   exit 0
 fi
 
+# shellcheck source=version-order.sh
+. "$(dirname "$0")/version-order.sh"
 case $version in
   *-*) dist_tag=next ;;
-  *) dist_tag=latest ;;
+  *)
+    # npm moves latest to whatever --tag latest publishes, even backwards: a fix to an older line
+    # goes to that line's own tag instead (latest-0.1 for 0.1.1 once 0.2.0 is out).
+    latest=$(npm view tokencli dist-tags.latest 2>/dev/null || true)
+    if [ -n "$latest" ] && version_higher "$latest" "$version"; then
+      dist_tag="latest-${version%.*}"
+      echo "npm's latest is tokencli@$latest, newer: $version goes to the dist-tag $dist_tag"
+    else
+      dist_tag=latest
+    fi
+    ;;
 esac
 tarball="$upload/tokencli-$version.tgz"
 case $tarball in

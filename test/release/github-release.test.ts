@@ -15,13 +15,17 @@ const root = resolve(import.meta.dirname, '../..');
 const script = join(root, 'scripts/release/github-release.sh');
 
 /**
- * gh: appends its arguments to $GH_CALLS (their count, then one a line), and for `release view`
- * prints $GH_IS_DRAFT as `--jq .isDraft` would, or fails as gh does for a tag with no release
+ * gh: appends its arguments to $GH_CALLS (their count, then one a line); for `release view TAG`
+ * prints $GH_IS_DRAFT as `--jq .isDraft` would, and for `release view` with no tag (the Latest
+ * release) $GH_LATEST as `--jq .tagName` would, or fails as gh does where there is no such release
  * when it is unset.
  */
 const FAKE_GH = `#!/bin/sh
 printf '%s\\n' "$#" "$@" >>"$GH_CALLS"
-if [ "$1 $2" = "release view" ]; then
+if [ "$1 $2 $3" = "release view --json" ]; then
+  if [ -z "\${GH_LATEST:-}" ]; then echo 'release not found' >&2; exit 1; fi
+  echo "$GH_LATEST"
+elif [ "$1 $2" = "release view" ]; then
   if [ -z "\${GH_IS_DRAFT:-}" ]; then echo 'release not found' >&2; exit 1; fi
   echo "$GH_IS_DRAFT"
 fi
@@ -45,7 +49,12 @@ interface Run {
  */
 function githubRelease(
   args: string[],
-  { tag, isDraft, upload = true }: { tag?: string; isDraft?: 'true' | 'false'; upload?: boolean } = {},
+  {
+    tag,
+    isDraft,
+    latest,
+    upload = true,
+  }: { tag?: string; isDraft?: 'true' | 'false'; latest?: string; upload?: boolean } = {},
 ): Run {
   const bin = tempDir('tokencli-fake-gh-');
   writeFileSync(join(bin, 'gh'), FAKE_GH, { mode: 0o755 });
@@ -61,6 +70,7 @@ function githubRelease(
       PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
       GH_CALLS: log,
       GH_IS_DRAFT: isDraft,
+      GH_LATEST: latest,
       GH_TOKEN: undefined,
       GITHUB_TOKEN: undefined,
       TAG: tag,
@@ -126,10 +136,29 @@ describe.skipIf(process.platform === 'win32')(
       ]);
     });
 
-    test('public: the draft made public, nothing else', () => {
-      const run = githubRelease(['public'], { tag: 'v0.1.0', upload: false });
-      expect(run.status, run.stderr).toBe(0);
-      expect(run.calls).toEqual([['release', 'edit', 'v0.1.0', '--draft=false']]);
+    const LATEST = ['release', 'view', '--json', 'tagName', '--jq', '.tagName'];
+
+    test('public: the draft made public (and so Latest), nothing else', () => {
+      for (const latest of [undefined, 'v0.0.9', 'v0.1.0-rc.1']) {
+        const run = githubRelease(['public'], { tag: 'v0.1.0', latest, upload: false });
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.calls, latest).toEqual([LATEST, ['release', 'edit', 'v0.1.0', '--draft=false']]);
+      }
+    });
+
+    test('public, a newer release Latest already (a fix to an older line): made public, not Latest', () => {
+      for (const [latest, tag] of [
+        ['v0.2.0', 'v0.1.1'],
+        ['v1.0.0', 'v0.9.10'],
+        ['v0.10.0', 'v0.9.0'],
+      ] as const) {
+        const run = githubRelease(['public', tag], { latest, upload: false });
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stdout).toBe(
+          `the Latest release is ${latest}, newer: ${tag} is made public without becoming Latest\n`,
+        );
+        expect(run.calls).toEqual([LATEST, ['release', 'edit', tag, '--draft=false', '--latest=false']]);
+      }
     });
 
     test('draft with no upload: one line, exit 1, gh not run', () => {

@@ -207,6 +207,23 @@ describe.skipIf(process.platform === 'win32')(
       expect(body['dist-tags']).toEqual({ next: '1.0.0-rc.1' });
     });
 
+    test("a release newer than npm's latest becomes latest", async () => {
+      const registry = await fakeRegistry(['0.1.0', '0.1.9']);
+      const run = await publish(workspace(packed('0.1.10')), { ...npmEnv(registry), TAG: 'v0.1.10' });
+      expect(run.status, run.stderr).toBe(0);
+      expect(onlyPublish(registry)['dist-tags']).toEqual({ latest: '0.1.10' });
+    });
+
+    test('a fix to an older line (0.1.1 once 0.2.0 is out) goes to latest-0.1, never latest', async () => {
+      const registry = await fakeRegistry(['0.1.0', '0.2.0']);
+      const run = await publish(workspace(packed('0.1.1')), { ...npmEnv(registry), TAG: 'v0.1.1' });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain(
+        "npm's latest is tokencli@0.2.0, newer: 0.1.1 goes to the dist-tag latest-0.1\n",
+      );
+      expect(onlyPublish(registry)['dist-tags']).toEqual({ 'latest-0.1': '0.1.1' });
+    });
+
     test('a version npm has already (a re-run after the publish went through): nothing published, exit 0', async () => {
       const registry = await fakeRegistry(['0.0.9', '0.1.0']);
       const run = await publish(workspace(packed('0.1.0')), { ...npmEnv(registry), TAG: 'v0.1.0' });
