@@ -13,12 +13,13 @@
  *    where .ci/run takes this step in a D-Bus session, through the Secret Service over D-Bus).
  *
  * Each run has its own config directory, removed however it ends; a failure is one line naming the
- * step and what it saw, exit 1.
+ * step and what it saw (a tokencli that fails, or runs a minute, by its first line), exit 1; so is
+ * a flag other than --keychain, and a release/ with no archive to unpack.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BuildFailure, reportFailures } from './failure.mjs';
 import { withoutProxies } from './own-service-env.mjs';
@@ -26,8 +27,11 @@ import { archiveName, tarCommand } from './platform.mjs';
 
 reportFailures('smoke');
 
-const [exe, flag] = process.argv.slice(2);
-if (!exe) throw new BuildFailure('usage: smoke.mjs PATH_TO_TOKENCLI|--release [--keychain]');
+const [exe, ...flags] = process.argv.slice(2);
+// A flag mistyped in a workflow's matrix (--keychian) would skip the keychain's round trip unseen.
+if (!exe || flags.some((flag) => flag !== '--keychain'))
+  throw new BuildFailure('usage: smoke.mjs PATH_TO_TOKENCLI|--release [--keychain]');
+const withKeychain = flags.includes('--keychain');
 const root = resolve(import.meta.dirname, '../..');
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const configDir = mkdtempSync(join(tmpdir(), 'tokencli-smoke-'));
@@ -36,13 +40,29 @@ let bin = resolve(exe);
 let server;
 let requests = 0;
 
+/** What `tokencli ARGS` printed; one that fails, or hangs a minute, fails the run in one line. */
 function tokencli(args, env = {}, input = '') {
-  return execFileSync(bin, args, {
-    // Without the builder's proxy settings: the service is this machine's (own-service-env.mjs).
-    env: { ...withoutProxies(process.env), TOKENCLI_CONFIG_DIR: configDir, ...env },
-    input,
-    encoding: 'utf8',
-  }).trim();
+  try {
+    return execFileSync(bin, args, {
+      // Without the builder's proxy settings: the service is this machine's (own-service-env.mjs).
+      env: { ...withoutProxies(process.env), TOKENCLI_CONFIG_DIR: configDir, ...env },
+      input,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      timeout: 60_000,
+    }).trim();
+  } catch (error) {
+    const ended =
+      error.code === 'ETIMEDOUT'
+        ? 'did not end within 60 s'
+        : error.status == null
+          ? `did not run (${error.code ?? error.signal})`
+          : `exited with ${error.status}`;
+    const said = String(error.stderr ?? '')
+      .trim()
+      .split('\n')[0];
+    throw new BuildFailure(`tokencli ${args[0]} ${ended}${said ? `: ${said}` : ''}`);
+  }
 }
 
 /** Passes when `ok`; else fails the run, saying what was seen. */
@@ -88,8 +108,19 @@ function profileStatus(env) {
 
 try {
   if (exe === '--release') {
-    execFileSync(tarCommand(), ['-xf', join(root, 'release', archiveName(version)), '-C', configDir]);
+    const archive = `release/${archiveName(version)}`;
+    if (!existsSync(join(root, archive)))
+      throw new BuildFailure(`${archive} is missing: run \`npm run build:release\` first`);
+    try {
+      execFileSync(tarCommand(), ['-xf', join(root, archive), '-C', configDir], { stdio: 'pipe' });
+    } catch (error) {
+      const said = String(error.stderr ?? '')
+        .trim()
+        .split('\n')[0];
+      throw new BuildFailure(`cannot unpack ${archive}${said ? ` (${said})` : ''}`);
+    }
     bin = join(configDir, process.platform === 'win32' ? 'tokencli.exe' : 'tokencli');
+    if (!existsSync(bin)) throw new BuildFailure(`${archive} holds no ${basename(bin)} at its top`);
   }
   const printed = tokencli(['--version']);
   check(`--version prints ${version}`, printed === version, printed);
@@ -120,7 +151,7 @@ try {
     requests,
   });
 
-  if (flag === '--keychain') {
+  if (withKeychain) {
     const keychain = { ...demo, TOKENCLI_STORE: 'keychain', TOKENCLI_PROFILE: profile };
     try {
       tokencli(['configure', '--client-secret-stdin'], keychain, 'demo-secret');

@@ -4,9 +4,10 @@
  * executable's pass is .ci/run's (scripts/ci/test-binary.sh).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { archiveName } from '../../scripts/release/platform.mjs';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -113,6 +114,83 @@ test.runIf(process.platform !== 'win32')(
     expect(() => process.kill(servePid, 0)).toThrow();
   },
   20_000,
+);
+
+test.runIf(process.platform !== 'win32')(
+  'a flag it does not know is refused before anything runs: a typo would skip the keychain unseen (skipped on Windows: the fake tokencli is a #! sh script)',
+  () => {
+    const run = smoke(`echo ${version}`, ['--keychian']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('smoke: usage: smoke.mjs PATH_TO_TOKENCLI|--release [--keychain]\n');
+    expect(run.stdout).toBe('');
+    expect(run.left).toEqual([]);
+  },
+);
+
+test.runIf(process.platform !== 'win32')(
+  'a tokencli that fails is said in one line, with the first line it said (skipped on Windows: the fake tokencli is a #! sh script)',
+  () => {
+    const run = smoke('echo "error: something broke" >&2; echo "more" >&2; exit 3');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('smoke: tokencli --version exited with 3: error: something broke\n');
+    expect(run.left).toEqual([]);
+  },
+);
+
+describe.runIf(process.platform !== 'win32')(
+  '--release (skipped on Windows: tar -czf makes the archives)',
+  () => {
+    const archive = `release/${archiveName(version)}`;
+
+    /** smoke.mjs --release in a copy of the scripts whose release/ holds what `fill` puts there. */
+    function smokeRelease(fill: (releaseDir: string) => void) {
+      const copy = tempDir('tokencli-smoke-checkout-');
+      cpSync(join(root, 'scripts'), join(copy, 'scripts'), { recursive: true });
+      cpSync(join(root, 'package.json'), join(copy, 'package.json'));
+      fill(join(copy, 'release'));
+      const tmp = tempDir('tokencli-smoke-tmp-');
+      const run = spawnSync(process.execPath, [join(copy, 'scripts/release/smoke.mjs'), '--release'], {
+        env: { ...process.env, TMPDIR: tmp },
+        encoding: 'utf8',
+      });
+      return { ...run, left: readdirSync(tmp) };
+    }
+
+    test('no archive: build the release first', () => {
+      const run = smokeRelease(() => {});
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`smoke: ${archive} is missing: run \`npm run build:release\` first\n`);
+      expect(run.left).toEqual([]);
+    });
+
+    test('a damaged archive: cannot unpack it, with what tar said', () => {
+      const run = smokeRelease((dir) => {
+        mkdirSync(dir);
+        writeFileSync(join(dir, archiveName(version)), 'not an archive\n');
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(
+        new RegExp(`^smoke: cannot unpack ${archive.replaceAll('.', '\\.')} \\(.+\\)\n$`),
+      );
+      expect(run.left).toEqual([]);
+    });
+
+    test('an archive with tokencli in a directory rather than at its top', () => {
+      const run = smokeRelease((dir) => {
+        const stage = tempDir('tokencli-smoke-stage-');
+        mkdirSync(join(stage, 'sub'));
+        writeFileSync(join(stage, 'sub', 'tokencli'), `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
+        mkdirSync(dir);
+        const tar = spawnSync('tar', ['-czf', join(dir, archiveName(version)), '-C', stage, 'sub'], {
+          encoding: 'utf8',
+        });
+        expect(tar.status, tar.stderr).toBe(0);
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`smoke: ${archive} holds no tokencli at its top\n`);
+      expect(run.left).toEqual([]);
+    });
+  },
 );
 
 const releaseArchive = join(root, 'release', `tokencli-${version}-linux-x64.tar.gz`);
