@@ -4,12 +4,21 @@
  * OUT gets every platform's archive, the npm tarball (from the linux-x64 job: every job packs the
  * same package), install.sh, and one SHA256SUMS over all of them. Each job's own SHA256SUMS is
  * checked first, so a file damaged between the jobs is not signed off again. A refusal (a damaged
- * or missing file, another version's file, a platform's archive missing that is not best-effort,
+ * or missing file, another version's file, a platform's archive in another platform's job, a
+ * platform's archive missing that is not best-effort,
  * no npm tarball, an OUT that is not empty) is one line naming it, exit 1; a best-effort
  * platform's archive missing is said on stderr.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { BuildFailure, reportFailures } from './failure.mjs';
 import { archiveName, RELEASE_PLATFORMS, releasePlatform } from './platform.mjs';
@@ -19,6 +28,8 @@ reportFailures('collect');
 const [artifacts, out] = process.argv.slice(2).map((p) => resolve(p));
 if (!artifacts || !out) throw new BuildFailure('usage: collect.mjs ARTIFACTS OUT');
 if (!existsSync(artifacts)) throw new BuildFailure(`${artifacts} does not exist (the build jobs' artifacts)`);
+if (!statSync(artifacts).isDirectory())
+  throw new BuildFailure(`${artifacts} is not a directory (the build jobs' artifacts)`);
 const root = resolve(import.meta.dirname, '../..');
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
@@ -26,7 +37,13 @@ const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest(
 function sums(job) {
   const file = join(artifacts, job, 'SHA256SUMS');
   if (!existsSync(file)) throw new BuildFailure(`${job}/SHA256SUMS is missing`);
-  return readFileSync(file, 'utf8')
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new BuildFailure(`${job}/SHA256SUMS cannot be read (${error.code ?? error.message})`);
+  }
+  return text
     .split(/\r?\n/)
     .filter(Boolean)
     .map((line) => {
@@ -49,6 +66,13 @@ const thisRelease = new Set([
     ['x64', 'arm64'].map((arch) => archiveName(version, os, arch)),
   ),
 ]);
+/** Each platform's archive name, and the platform (linux-x64) whose job builds it. */
+const archiveTargets = new Map(
+  RELEASE_PLATFORMS.map(({ platform, arch }) => [
+    archiveName(version, platform, arch),
+    releasePlatform(platform, arch),
+  ]),
+);
 mkdirSync(out, { recursive: true });
 let tarballs = 0;
 for (const job of readdirSync(artifacts).sort()) {
@@ -62,6 +86,13 @@ for (const job of readdirSync(artifacts).sort()) {
     // Only this checkout's release: a job built from another commit is not released with it.
     if ((isArchive || isTarball) && !thisRelease.has(name))
       throw new BuildFailure(`${job}/${name} is not of this release, ${version} (package.json)`);
+    // Each platform's archive from that platform's own job alone: another job's copy would replace
+    // it, or stand in for a job whose files never came.
+    const target = isArchive ? archiveTargets.get(name) : undefined;
+    if (target && job !== `release-${target}`)
+      throw new BuildFailure(
+        `${job}/${name} is the ${target} archive, which only release-${target} may hold`,
+      );
     if (isArchive || isTarball) copyFileSync(path, join(out, name));
     if (isTarball) tarballs++;
   }

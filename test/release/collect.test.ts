@@ -189,4 +189,35 @@ describe('collect.mjs', () => {
     const missing = join(tempDir('tokencli-artifacts-'), 'artifacts');
     expectRefused(collect(missing), `${missing} does not exist (the build jobs' artifacts)`);
   });
+
+  test('artifacts that are a file, or a SHA256SUMS that is a directory: one line, not a stack trace', () => {
+    const file = join(tempDir('tokencli-artifacts-'), 'artifacts');
+    writeFileSync(file, 'not a directory\n');
+    expectRefused(collect(file), `${file} is not a directory (the build jobs' artifacts)`);
+    const from = artifacts();
+    rmSync(join(from, 'release-win-x64', 'SHA256SUMS'));
+    mkdirSync(join(from, 'release-win-x64', 'SHA256SUMS'));
+    expectRefused(collect(from), 'release-win-x64/SHA256SUMS cannot be read (EISDIR)');
+  });
+
+  test("a platform's archive from another job is refused: it would replace that platform's own, or stand in for it", () => {
+    // A second linux-x64 archive, listed in the win-x64 job's files.
+    const from = artifacts();
+    writeFileSync(join(from, 'release-win-x64', JOBS['release-linux-x64']), 'EVIL\n');
+    writeSums(join(from, 'release-win-x64'));
+    expectRefused(
+      collect(from),
+      `release-win-x64/${JOBS['release-linux-x64']} is the linux-x64 archive, which only release-linux-x64 may hold`,
+    );
+    // The linux-arm64 job gone, its archive among the linux-x64 job's files.
+    const moved = artifacts();
+    const arm = JOBS['release-linux-arm64'];
+    writeFileSync(join(moved, 'release-linux-x64', arm), `${arm} from release-linux-arm64\n`);
+    writeSums(join(moved, 'release-linux-x64'));
+    rmSync(join(moved, 'release-linux-arm64'), { recursive: true });
+    expectRefused(
+      collect(moved),
+      `release-linux-x64/${arm} is the linux-arm64 archive, which only release-linux-arm64 may hold`,
+    );
+  });
 });
