@@ -9,6 +9,15 @@ set -euo pipefail
 # shellcheck source=failure.sh
 . "$(dirname "$0")/failure.sh"
 if [ -n "$TOKENCLI_ACTION_PROFILE" ]; then export TOKENCLI_PROFILE="$TOKENCLI_ACTION_PROFILE"; fi
+# Said before any token is asked for: `True` or `yes` would otherwise export nothing, unseen, and a
+# later step find no token.
+case $TOKENCLI_ACTION_EXPORT_ENV in
+  true | false) ;;
+  *)
+    error_annotation "export-env must be true or false, not '$(first_printable_line "$TOKENCLI_ACTION_EXPORT_ENV")'"
+    exit 2
+    ;;
+esac
 # The token goes into a variable, not the log: `--format env` prints the single-quoted
 # assignments TOKENCLI_ACCESS_TOKEN='…' and TOKENCLI_TOKEN_EXPIRES_AT='…' (visible ASCII, no
 # quote), read here by their form and never run: a tokencli-path that is some other program must

@@ -754,6 +754,16 @@ describe.skipIf(process.platform === 'win32')(
       }
     });
 
+    test('an export-env other than true or false is refused before any token is asked for', () => {
+      for (const value of ['True', 'yes', '1', '']) {
+        const run = runAction(action, workflowInputs({ 'export-env': value }), runnerEnv());
+        expect(run.status, value).toBe(2);
+        expect(run.log).toContain(`::error::export-env must be true or false, not '${value}'`);
+        expect(run.outputs.token).toEqual({});
+        expect(run.githubEnv).toEqual({});
+      }
+    });
+
     test('an install other than binary or npm is refused', () => {
       const run = runAction(action, workflowInputs({ 'tokencli-path': '', install: 'pip' }), runnerEnv());
       expect(run.status).toBe(2);
