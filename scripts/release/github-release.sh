@@ -38,15 +38,32 @@ case $action in
       echo "github-release: $upload holds no files to release (scripts/release/collect.mjs makes it)" >&2
       exit 1
     fi
-    # gh release view fails when there is no release of the tag: then there is nothing to replace.
-    # A public one is never touched: a re-run of a job that went through does nothing.
-    case $(gh release view "$tag" --json isDraft --jq .isDraft 2>/dev/null || true) in
-      true) gh release delete "$tag" --yes ;;
-      false)
-        echo "the release $tag is public already: left as it is"
-        exit 0
-        ;;
-    esac
+    # gh release view says "release not found" when there is no release of the tag: then there is
+    # nothing to replace. Any other failure (credentials, the network) is no answer, and a draft
+    # made on it could sit beside one an earlier run left. A public one is never touched: a re-run
+    # of a job that went through does nothing.
+    errors=$(mktemp)
+    if is_draft=$(gh release view "$tag" --json isDraft --jq .isDraft 2>"$errors"); then
+      rm -f "$errors"
+      case $is_draft in
+        true) gh release delete "$tag" --yes ;;
+        false)
+          echo "the release $tag is public already: left as it is"
+          exit 0
+          ;;
+        *)
+          echo "github-release: gh release view $tag answered '$is_draft', not whether it is a draft" >&2
+          exit 1
+          ;;
+      esac
+    elif grep -q 'release not found' "$errors"; then
+      rm -f "$errors"
+    else
+      said=$(head -n 1 "$errors")
+      rm -f "$errors"
+      echo "github-release: cannot tell whether $tag has a release already (gh release view: $said)" >&2
+      exit 1
+    fi
     prerelease=""
     case $tag in
       *-*) prerelease=--prerelease ;;

@@ -26,6 +26,7 @@ if [ "$1 $2 $3" = "release view --json" ]; then
   if [ -z "\${GH_LATEST:-}" ]; then echo 'release not found' >&2; exit 1; fi
   echo "$GH_LATEST"
 elif [ "$1 $2" = "release view" ]; then
+  if [ -n "\${GH_VIEW_ERROR:-}" ]; then echo "$GH_VIEW_ERROR" >&2; exit 1; fi
   if [ -z "\${GH_IS_DRAFT:-}" ]; then echo 'release not found' >&2; exit 1; fi
   echo "$GH_IS_DRAFT"
 fi
@@ -53,8 +54,9 @@ function githubRelease(
     tag,
     isDraft,
     latest,
+    viewError,
     upload = true,
-  }: { tag?: string; isDraft?: 'true' | 'false'; latest?: string; upload?: boolean } = {},
+  }: { tag?: string; isDraft?: string; latest?: string; viewError?: string; upload?: boolean } = {},
 ): Run {
   const bin = tempDir('tokencli-fake-gh-');
   writeFileSync(join(bin, 'gh'), FAKE_GH, { mode: 0o755 });
@@ -71,6 +73,7 @@ function githubRelease(
       GH_CALLS: log,
       GH_IS_DRAFT: isDraft,
       GH_LATEST: latest,
+      GH_VIEW_ERROR: viewError,
       GH_TOKEN: undefined,
       GITHUB_TOKEN: undefined,
       TAG: tag,
@@ -134,6 +137,27 @@ describe.skipIf(process.platform === 'win32')(
         ['release', 'delete', 'v1.0.0-rc.1', '--yes'],
         CREATE('v1.0.0-rc.1', '--prerelease'),
       ]);
+    });
+
+    test('draft, gh unable to say whether the tag has a release (credentials, network): one line, exit 1, nothing made', () => {
+      const run = githubRelease(['draft'], {
+        tag: 'v0.1.0',
+        viewError: 'HTTP 401: Bad credentials (https://api.github.com/graphql)',
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        'github-release: cannot tell whether v0.1.0 has a release already (gh release view: HTTP 401: Bad credentials (https://api.github.com/graphql))\n',
+      );
+      expect(run.calls).toEqual([VIEW('v0.1.0')]);
+    });
+
+    test('draft, gh answering neither true nor false: one line, exit 1, nothing made', () => {
+      const run = githubRelease(['draft'], { tag: 'v0.1.0', isDraft: 'garbage' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        "github-release: gh release view v0.1.0 answered 'garbage', not whether it is a draft\n",
+      );
+      expect(run.calls).toEqual([VIEW('v0.1.0')]);
     });
 
     const LATEST = ['release', 'view', '--json', 'tagName', '--jq', '.tagName'];
