@@ -10,7 +10,9 @@
 # - a release older than npm's `latest` (0.1.1 after 0.2.0) to its line's `latest-0.1`, never
 #   `latest`, which `--tag latest` would move backwards;
 # - nothing when npm has the version already: npm takes a version once, and a re-run after the
-#   publish went through goes on to make the release public.
+#   publish went through goes on to make the release public;
+# - nothing, exit 1, when the registry cannot say whether it has the version, or what its latest
+#   is (npm's own words above the script's line).
 #
 # Provenance is the workflow's NPM_CONFIG_PROVENANCE (npm reads it), not a flag here: outside
 # GitHub Actions npm cannot attest a build, and the tests publish to a registry on loopback.
@@ -26,8 +28,28 @@ case $tag in
 esac
 version=${tag#v}
 
-# npm view fails on a package or version the registry does not have: then there is nothing on npm.
-if [ "$(npm view "tokencli@$version" version 2>/dev/null)" = "$version" ]; then
+# What `npm view ARGS` prints: nothing for a version the registry does not have, nor for a package
+# it does not have (E404, the first release). Any other failure (the registry down, credentials)
+# stops the publish, said by npm above: taken for "not there", it would publish a version again,
+# or move latest backwards.
+registry_view() {
+  errors=$(mktemp)
+  if npm view "$@" 2>"$errors"; then
+    rm -f "$errors"
+    return 0
+  fi
+  if grep -q 'code E404$' "$errors"; then
+    rm -f "$errors"
+    return 0
+  fi
+  cat "$errors" >&2
+  rm -f "$errors"
+  echo "npm-publish: cannot ask the registry about $1 (npm view, above); nothing published" >&2
+  return 1
+}
+
+published=$(registry_view "tokencli@$version" version)
+if [ "$published" = "$version" ]; then
   echo "tokencli@$version is on npm already"
   exit 0
 fi
@@ -39,7 +61,7 @@ case $version in
   *)
     # npm moves latest to whatever --tag latest publishes, even backwards: a fix to an older line
     # goes to that line's own tag instead (latest-0.1 for 0.1.1 once 0.2.0 is out).
-    latest=$(npm view tokencli dist-tags.latest 2>/dev/null || true)
+    latest=$(registry_view tokencli dist-tags.latest)
     if [ -n "$latest" ] && version_higher "$latest" "$version"; then
       dist_tag="latest-${version%.*}"
       echo "npm's latest is tokencli@$latest, newer: $version goes to the dist-tag $dist_tag"

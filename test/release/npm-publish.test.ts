@@ -48,7 +48,7 @@ afterEach(async () => {
  * `versions` (the last one `latest`); `PUT /tokencli` is a publish, recorded and accepted.
  * Anything else is a 404, and shows in `requests`.
  */
-async function fakeRegistry(versions: string[] = []): Promise<Registry> {
+async function fakeRegistry(versions: string[] = [], { down = false } = {}): Promise<Registry> {
   const requests: string[] = [];
   const publishes: Registry['publishes'] = [];
   const server = createServer((req, res) => {
@@ -58,7 +58,8 @@ async function fakeRegistry(versions: string[] = []): Promise<Registry> {
       requests.push(`${req.method} ${req.url}`);
       const json = (status: number, body: unknown) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.url !== '/tokencli') json(404, { error: 'not found' });
+      if (down) json(500, { error: 'the registry is down' });
+      else if (req.url !== '/tokencli') json(404, { error: 'not found' });
       else if (req.method === 'GET' && versions.length === 0) json(404, { error: 'not found' });
       else if (req.method === 'GET')
         json(200, {
@@ -125,6 +126,8 @@ function npmEnv(registry?: Registry): NodeJS.ProcessEnv {
     npm_config_https_proxy: 'http://127.0.0.1:9/',
     npm_config_noproxy: '127.0.0.1',
     npm_config_git: 'false',
+    // A failed request is said at once, not tried again after 10 s.
+    npm_config_fetch_retries: '0',
   };
 }
 
@@ -229,6 +232,20 @@ describe.skipIf(process.platform === 'win32')(
       const run = await publish(workspace(packed('0.1.0')), { ...npmEnv(registry), TAG: 'v0.1.0' });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout).toBe('tokencli@0.1.0 is on npm already\n');
+      expect(registry.publishes).toEqual([]);
+      expect(registry.requests).toEqual(['GET /tokencli']);
+    });
+
+    test('a registry that cannot answer whether it has the version: npm says why, exit 1, nothing published', async () => {
+      const registry = await fakeRegistry(['0.1.0'], { down: true });
+      const run = await publish(workspace(packed('0.1.1')), { ...npmEnv(registry), TAG: 'v0.1.1' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('npm error 500 Internal Server Error - GET ');
+      expect(
+        run.stderr.endsWith(
+          'npm-publish: cannot ask the registry about tokencli@0.1.1 (npm view, above); nothing published\n',
+        ),
+      ).toBe(true);
       expect(registry.publishes).toEqual([]);
       expect(registry.requests).toEqual(['GET /tokencli']);
     });
