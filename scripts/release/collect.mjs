@@ -5,9 +5,8 @@
  * same package), install.sh, and one SHA256SUMS over all of them. Each job's own SHA256SUMS is
  * checked first, so a file damaged between the jobs is not signed off again. A refusal (a damaged
  * or missing file, another version's file, a platform's archive in another platform's job, a
- * platform's archive missing that is not best-effort,
- * no npm tarball, an OUT that is not empty) is one line naming it, exit 1; a best-effort
- * platform's archive missing is said on stderr.
+ * platform's archive missing that is not best-effort, no npm tarball, an OUT that is not empty) is
+ * one line naming it, exit 1; a best-effort platform's archive missing is said on stderr.
  */
 import { createHash } from 'node:crypto';
 import {

@@ -11,7 +11,7 @@
 # The release stays a draft until npm has the package (scripts/release/npm-publish.sh runs in
 # between), so a failed publish leaves no public release without it. A re-run replaces a draft the
 # run before left, and leaves a public release as it is (its npm publish and `public` then find
-# nothing to do either).
+# nothing to do either). A gh that cannot say what releases there are ends the run in one line.
 set -eu
 action=${1:-}
 tag=${2:-${TAG:-}}
@@ -31,6 +31,25 @@ case $tag in
     ;;
 esac
 
+# gh release view's FIELD of release TAG (of the Latest release where TAG is empty), or nothing
+# where gh says "release not found": then there is no such release. Any other failure
+# (credentials, the network) is no answer, and a release made or published on it could sit beside
+# an earlier run's draft, or become Latest over a newer release: it ends the run.
+release_field() {
+  errors=$(mktemp)
+  if answer=$(gh release view ${1:+"$1"} --json "$2" --jq ".$2" 2>"$errors"); then
+    rm -f "$errors"
+    printf '%s\n' "$answer"
+  elif grep -q 'release not found' "$errors"; then
+    rm -f "$errors"
+  else
+    said=$(head -n 1 "$errors")
+    rm -f "$errors"
+    echo "github-release: cannot ask GitHub about ${1:-its Latest release} (gh release view: $said)" >&2
+    return 1
+  fi
+}
+
 case $action in
   draft)
     set -- "$upload"/*
@@ -38,32 +57,20 @@ case $action in
       echo "github-release: $upload holds no files to release (scripts/release/collect.mjs makes it)" >&2
       exit 1
     fi
-    # gh release view says "release not found" when there is no release of the tag: then there is
-    # nothing to replace. Any other failure (credentials, the network) is no answer, and a draft
-    # made on it could sit beside one an earlier run left. A public one is never touched: a re-run
-    # of a job that went through does nothing.
-    errors=$(mktemp)
-    if is_draft=$(gh release view "$tag" --json isDraft --jq .isDraft 2>"$errors"); then
-      rm -f "$errors"
-      case $is_draft in
-        true) gh release delete "$tag" --yes ;;
-        false)
-          echo "the release $tag is public already: left as it is"
-          exit 0
-          ;;
-        *)
-          echo "github-release: gh release view $tag answered '$is_draft', not whether it is a draft" >&2
-          exit 1
-          ;;
-      esac
-    elif grep -q 'release not found' "$errors"; then
-      rm -f "$errors"
-    else
-      said=$(head -n 1 "$errors")
-      rm -f "$errors"
-      echo "github-release: cannot tell whether $tag has a release already (gh release view: $said)" >&2
-      exit 1
-    fi
+    # A public one is never touched: a re-run of a job that went through does nothing.
+    is_draft=$(release_field "$tag" isDraft)
+    case $is_draft in
+      "") ;;
+      true) gh release delete "$tag" --yes ;;
+      false)
+        echo "the release $tag is public already: left as it is"
+        exit 0
+        ;;
+      *)
+        echo "github-release: gh release view $tag answered '$is_draft', not whether it is a draft" >&2
+        exit 1
+        ;;
+    esac
     prerelease=""
     case $tag in
       *-*) prerelease=--prerelease ;;
@@ -75,7 +82,7 @@ case $action in
     # GitHub makes a release it publishes the repository's Latest, even an older line's fix.
     # shellcheck source=version-order.sh
     . "$(dirname "$0")/version-order.sh"
-    latest=$(gh release view --json tagName --jq .tagName 2>/dev/null || true)
+    latest=$(release_field "" tagName)
     case $latest in
       v[0-9]*)
         if version_higher "${latest#v}" "${tag#v}"; then

@@ -18,15 +18,17 @@ const script = join(root, 'scripts/release/github-release.sh');
  * gh: appends its arguments to $GH_CALLS (their count, then one a line); for `release view TAG`
  * prints $GH_IS_DRAFT as `--jq .isDraft` would, and for `release view` with no tag (the Latest
  * release) $GH_LATEST as `--jq .tagName` would, or fails as gh does where there is no such release
- * when it is unset.
+ * when it is unset; any `release view` fails with $GH_VIEW_ERROR when that is set.
  */
 const FAKE_GH = `#!/bin/sh
 printf '%s\\n' "$#" "$@" >>"$GH_CALLS"
-if [ "$1 $2 $3" = "release view --json" ]; then
+if [ "$1 $2" = "release view" ] && [ -n "\${GH_VIEW_ERROR:-}" ]; then
+  echo "$GH_VIEW_ERROR" >&2
+  exit 1
+elif [ "$1 $2 $3" = "release view --json" ]; then
   if [ -z "\${GH_LATEST:-}" ]; then echo 'release not found' >&2; exit 1; fi
   echo "$GH_LATEST"
 elif [ "$1 $2" = "release view" ]; then
-  if [ -n "\${GH_VIEW_ERROR:-}" ]; then echo "$GH_VIEW_ERROR" >&2; exit 1; fi
   if [ -z "\${GH_IS_DRAFT:-}" ]; then echo 'release not found' >&2; exit 1; fi
   echo "$GH_IS_DRAFT"
 fi
@@ -146,7 +148,7 @@ describe.skipIf(process.platform === 'win32')(
       });
       expect(run.status).toBe(1);
       expect(run.stderr).toBe(
-        'github-release: cannot tell whether v0.1.0 has a release already (gh release view: HTTP 401: Bad credentials (https://api.github.com/graphql))\n',
+        'github-release: cannot ask GitHub about v0.1.0 (gh release view: HTTP 401: Bad credentials (https://api.github.com/graphql))\n',
       );
       expect(run.calls).toEqual([VIEW('v0.1.0')]);
     });
@@ -168,6 +170,19 @@ describe.skipIf(process.platform === 'win32')(
         expect(run.status, run.stderr).toBe(0);
         expect(run.calls, latest).toEqual([LATEST, ['release', 'edit', 'v0.1.0', '--draft=false']]);
       }
+    });
+
+    test('public, gh unable to say which release is Latest: one line, exit 1, nothing made public', () => {
+      const run = githubRelease(['public'], {
+        tag: 'v0.1.1',
+        viewError: 'error connecting to api.github.com',
+        upload: false,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        'github-release: cannot ask GitHub about its Latest release (gh release view: error connecting to api.github.com)\n',
+      );
+      expect(run.calls).toEqual([LATEST]);
     });
 
     test('public, a newer release Latest already (a fix to an older line): made public, not Latest', () => {
