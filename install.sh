@@ -394,13 +394,15 @@ unmake() {
   printf '%s' "${made:-}" | while IFS= read -r dir; do rmdir -- "$dir" 2>/dev/null || [ ! -e "$dir" ] || break; done
 }
 
-# Removes, from DIR itself (not below it), the staging directories of runs that were killed before
-# their clean-up (a CI job's time-out): ours, made by mktemp below, and days old. A run at work
-# has written into its own within the minute; a link or another user's directory is never touched.
-# -mtime +1: more than two days to GNU and busybox find, which round an age down, and more than
-# one to BSD's (macOS), which rounds it up, so that +0 there would take a stage made a second ago.
-remove_abandoned_stages() {
-  find "$1/." ! -name . -prune -type d -name '.tokencli.??????' -user "$(id -u)" -mtime +1 \
+# Removes, from DIR itself (not below it), the directories named NAME (a mktemp pattern) of runs
+# that were killed before their clean-up (a CI job's time-out, SIGKILL): the staging directories
+# beside the target and the man page, and the download's in TMPDIR. Only this user's, and days
+# old: a run at work has written into its own within the minute; a link or another user's
+# directory is never touched. -mtime +1: more than two days to GNU and busybox find, which round an
+# age down, and more than one to BSD's (macOS), which rounds it up, so that +0 there would take a
+# directory made a second ago.
+remove_abandoned() {
+  find "$1/." ! -name . -prune -type d -name "$2" -user "$(id -u)" -mtime +1 \
     -exec rm -rf {} \; 2>/dev/null || true
 }
 
@@ -730,6 +732,7 @@ main() {
   fi
 
   check_install_dir
+  remove_abandoned "${TMPDIR:-/tmp}" 'tokencli-install.??????'
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install.XXXXXX" 2>/dev/null) ||
     fail "cannot make a temporary directory in ${TMPDIR:-/tmp}"
   stage= man_stage= made=
@@ -820,7 +823,7 @@ main() {
   install_dir=$(CDPATH='' cd -- "$install_dir" && pwd) || fail "cannot enter $install_dir"
   target=$install_dir/$program
   [ ! -d "$target" ] || fail "$target is a directory; nothing installed"
-  remove_abandoned_stages "$install_dir"
+  remove_abandoned "$install_dir" '.tokencli.??????'
   # An npm install whose prefix is this directory's parent (~/.local, say) links tokencli here: npm
   # would remove this install with its package, or put its link back, so it is said.
   npm_link=
@@ -885,7 +888,7 @@ main() {
       say "no man page installed: for ~/bin there is no share/man to put it in; unpack tokencli.1 from $page_from into a directory of your MANPATH"
     elif [ ! -d "$prefix/share" ] && ! { [ -n "${HOME:-}" ] && [ "$prefix" -ef "$HOME/.local" ]; }; then
       say "no man page installed: $prefix/share is not a directory; make it and run install.sh again, or unpack tokencli.1 from $page_from"
-    elif mkdir -p -- "$man_dir" 2>/dev/null && remove_abandoned_stages "$man_dir" && man_stage=$(mktemp -d "$man_dir/.tokencli.XXXXXX" 2>/dev/null) &&
+    elif mkdir -p -- "$man_dir" 2>/dev/null && remove_abandoned "$man_dir" '.tokencli.??????' && man_stage=$(mktemp -d "$man_dir/.tokencli.XXXXXX" 2>/dev/null) &&
       cp "$tmp/unpacked/tokencli.1" "$man_stage/tokencli.1" 2>/dev/null && chmod 644 "$man_stage/tokencli.1" &&
       mv -f "$man_stage/tokencli.1" "$man_dir/tokencli.1" 2>/dev/null; then
       say "man page: $man_dir/tokencli.1"

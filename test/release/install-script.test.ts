@@ -1076,6 +1076,36 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(readdirSync(elsewhere)).toEqual(['kept']);
   });
 
+  test("a killed run's download directory in TMPDIR goes once days old; a fresh one, a link or a look-alike stays", async () => {
+    const { dir } = fakeRelease('9.8.7');
+    const server = await serve(dir);
+    const tmp = tempDir('tokencli-install-tmp-');
+    const elsewhere = tempDir('tokencli-elsewhere-');
+    writeFileSync(join(elsewhere, 'kept'), 'not ours to remove');
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
+    mkdirSync(join(tmp, 'tokencli-install.Abc123'));
+    writeFileSync(
+      join(tmp, 'tokencli-install.Abc123/tokencli-9.8.7-linux-x64.tar.gz'),
+      'a killed run’s download',
+    );
+    mkdirSync(join(tmp, 'tokencli-install.Fresh1'));
+    mkdirSync(join(tmp, 'tokencli-install.notmktemp'));
+    mkdirSync(join(tmp, 'another-program.Abc123'));
+    symlinkSync(elsewhere, join(tmp, 'tokencli-install.Link12'));
+    for (const name of ['tokencli-install.Abc123', 'tokencli-install.notmktemp', 'another-program.Abc123'])
+      utimesSync(join(tmp, name), threeDaysAgo, threeDaysAgo);
+    lutimesSync(join(tmp, 'tokencli-install.Link12'), threeDaysAgo, threeDaysAgo);
+    const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TMPDIR: tmp });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readdirSync(tmp).sort()).toEqual([
+      'another-program.Abc123',
+      'tokencli-install.Fresh1',
+      'tokencli-install.Link12',
+      'tokencli-install.notmktemp',
+    ]);
+    expect(readdirSync(elsewhere)).toEqual(['kept']);
+  });
+
   test("replacing npm's link to its package is said, with what npm would then do", async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
