@@ -8,7 +8,7 @@
  * `…/releases/download/v0.1.0/…`, an archive's name). Each file that disagrees is said in one
  * line; exit 1. So is a tag that names no release (tagProblem), before any file is read.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -123,7 +123,9 @@ export function versionMismatches(root, tag) {
   return lines;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+// Run as a script: node names its main module by its real path, and argv[1] may reach it through
+// a link (a linked checkout or temporary directory), which must not make the check pass unrun.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const tag = process.argv[2];
   if (!tag) {
     console.error('usage: node scripts/release/version-check.mjs TAG (e.g. v0.1.0)');

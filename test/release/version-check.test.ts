@@ -3,7 +3,7 @@
  * when every file that names the release it comes with names the tag's version.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { pinnedReleases, tagProblem, versionMismatches } from '../../scripts/release/version-check.mjs';
@@ -123,6 +123,21 @@ test('a tag that names no release is refused in one line before any file is read
   expect(run.status).toBe(1);
   expect(run.stderr).toBe(`version-check: ${tagProblem('v1.0.0+build-5')}\n`);
 });
+
+test.skipIf(process.platform === 'win32')(
+  'run through a link to its checkout, it still checks: it never passes unrun (skipped on Windows: links need privileges there)',
+  () => {
+    const link = join(tempDir('tokencli-version-check-link-'), 'checkout');
+    symlinkSync(root, link);
+    const run = spawnSync(process.execPath, [join(link, 'scripts/release/version-check.mjs'), 'v99.0.0'], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      `version-check: package.json's version is ${version}, not the tag's 99.0.0\n`,
+    );
+  },
+);
 
 test("a prerelease bumped everywhere passes, the man page's escaped hyphen too", () => {
   expect(versionMismatches(bumpedCopy(undefined, '1.0.0-rc.1'), 'v1.0.0-rc.1')).toEqual([]);
