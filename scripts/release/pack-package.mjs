@@ -20,6 +20,15 @@ function binaries(root) {
   return new Set(targets.map((target) => posix.normalize(target)));
 }
 
+/**
+ * The one package's report in `npm pack --json`'s output: npm 10 and 11 print an array of reports,
+ * npm 12 an object of them by the package's name.
+ */
+function packReport(out) {
+  const reports = JSON.parse(out);
+  return (Array.isArray(reports) ? reports : Object.values(reports ?? {}))[0];
+}
+
 /** What `npm pack` would put into the tarball from ROOT: each file's path, relative and with `/`. */
 function packedFiles(root) {
   const [command, args] = npmCommand(['pack', '--dry-run', '--json', '--ignore-scripts']);
@@ -28,7 +37,7 @@ function packedFiles(root) {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const files = JSON.parse(out)[0]?.files;
+  const files = packReport(out)?.files;
   if (!files?.length) throw new BuildFailure('npm pack --dry-run listed no files to pack');
   return files.map((file) => file.path);
 }
@@ -64,5 +73,7 @@ export function packPackage(root, destination, stage) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   rmSync(stage, { recursive: true, force: true });
-  return join(destination, JSON.parse(out)[0].filename);
+  const filename = packReport(out)?.filename;
+  if (!filename) throw new BuildFailure('npm pack did not say which tarball it wrote');
+  return join(destination, filename);
 }

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { packPackage } from '../../scripts/release/pack-package.mjs';
+import { otherNpms } from '../helpers/other-npms.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -71,4 +72,24 @@ describe.skipIf(process.platform === 'win32')('pack-package.mjs (umask is POSIX)
     ).toEqual([]);
     expect(sha256(fromClosed)).toBe(sha256(pack(open)));
   });
+
+  // The release's runner has whatever npm its Node ships: npm 12 prints `pack --json` in another
+  // shape (an object by the package's name, not an array).
+  for (const npm of otherNpms)
+    test.skipIf(!npm.cli || npm.nodeTooOld !== undefined)(
+      `npm ${npm.major} packs the same bytes (skipped ${npm.nodeTooOld ?? `without ${npm.variable}, which .ci/run sets`})`,
+      () => {
+        const dir = checkout('022');
+        const destination = join(dir, '..', `packed-by-npm${npm.major}`);
+        mkdirSync(destination);
+        const script = `import(${JSON.stringify(join(root, 'scripts/release/pack-package.mjs'))}).then((m) => console.log(m.packPackage(...process.argv.slice(1))))`;
+        const run = spawnSync(process.execPath, ['-e', script, dir, destination, join(dir, '..', 'stage')], {
+          // npmCommand runs the npm whose npm-cli.js npm_execpath names, as `npm run` sets it.
+          env: { ...process.env, npm_execpath: npm.cli },
+          encoding: 'utf8',
+        });
+        expect(run.status, run.stderr).toBe(0);
+        expect(sha256(run.stdout.trim())).toBe(sha256(pack(dir)));
+      },
+    );
 });
