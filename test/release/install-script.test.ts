@@ -1031,6 +1031,25 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     expect(server.requests()).toEqual([]);
   });
 
+  /**
+   * What killed runs leave in PARENT under PREFIX (install.sh's mktemp pattern less its six X's),
+   * and what must outlive the sweep: PREFIXAbc123, three days old and holding a file, goes;
+   * PREFIXFresh1 (new), PREFIXnotmktemp (old, but no name mktemp makes) and PREFIXLink12 (an old
+   * link to ELSEWHERE, whose file stays) stay. Returns the names that stay.
+   */
+  function leftByKilledRuns(parent: string, prefix: string, elsewhere: string): string[] {
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
+    mkdirSync(join(parent, `${prefix}Abc123`), { recursive: true });
+    writeFileSync(join(parent, `${prefix}Abc123`, 'tokencli'), 'a killed run’s file');
+    mkdirSync(join(parent, `${prefix}Fresh1`));
+    mkdirSync(join(parent, `${prefix}notmktemp`));
+    symlinkSync(elsewhere, join(parent, `${prefix}Link12`));
+    for (const name of [`${prefix}Abc123`, `${prefix}notmktemp`])
+      utimesSync(join(parent, name), threeDaysAgo, threeDaysAgo);
+    lutimesSync(join(parent, `${prefix}Link12`), threeDaysAgo, threeDaysAgo);
+    return [`${prefix}Fresh1`, `${prefix}Link12`, `${prefix}notmktemp`];
+  }
+
   test("a killed run's staging directory goes once days old; a fresh one, a link or a look-alike stays", async () => {
     const { dir } = fakeRelease('9.8.7');
     const server = await serve(dir);
@@ -1039,40 +1058,22 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     const manDir = join(prefix, 'share/man/man1');
     const elsewhere = tempDir('tokencli-elsewhere-');
     writeFileSync(join(elsewhere, 'kept'), 'not ours to remove');
-    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
+    const stay = new Map<string, string[]>();
     for (const parent of [installDir, manDir]) {
-      mkdirSync(join(parent, '.tokencli.Abc123'), { recursive: true });
-      writeFileSync(join(parent, '.tokencli.Abc123/tokencli'), 'a killed run’s copy');
-      mkdirSync(join(parent, '.tokencli.Fresh1'));
+      stay.set(parent, leftByKilledRuns(parent, '.tokencli.', elsewhere));
       // A day and a bit: kept, for BSD's find counts days rounded up (install.sh says why).
       mkdirSync(join(parent, '.tokencli.Day1xx'));
-      utimesSync(
-        join(parent, '.tokencli.Day1xx'),
-        new Date(Date.now() - 30 * 3_600_000),
-        new Date(Date.now() - 30 * 3_600_000),
-      );
-      mkdirSync(join(parent, '.tokencli.notmktemp'));
-      symlinkSync(elsewhere, join(parent, '.tokencli.Link12'));
-      for (const name of ['.tokencli.Abc123', '.tokencli.notmktemp'])
-        utimesSync(join(parent, name), threeDaysAgo, threeDaysAgo);
-      lutimesSync(join(parent, '.tokencli.Link12'), threeDaysAgo, threeDaysAgo);
+      const dayAndABit = new Date(Date.now() - 30 * 3_600_000);
+      utimesSync(join(parent, '.tokencli.Day1xx'), dayAndABit, dayAndABit);
     }
     const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TOKENCLI_INSTALL_DIR: installDir });
     expect(run.status, run.stderr).toBe(0);
-    expect(readdirSync(installDir).sort()).toEqual([
-      '.tokencli.Day1xx',
-      '.tokencli.Fresh1',
-      '.tokencli.Link12',
-      '.tokencli.notmktemp',
-      'tokencli',
-    ]);
-    expect(readdirSync(manDir).sort()).toEqual([
-      '.tokencli.Day1xx',
-      '.tokencli.Fresh1',
-      '.tokencli.Link12',
-      '.tokencli.notmktemp',
-      'tokencli.1',
-    ]);
+    expect(readdirSync(installDir).sort()).toEqual(
+      [...(stay.get(installDir) ?? []), '.tokencli.Day1xx', 'tokencli'].sort(),
+    );
+    expect(readdirSync(manDir).sort()).toEqual(
+      [...(stay.get(manDir) ?? []), '.tokencli.Day1xx', 'tokencli.1'].sort(),
+    );
     expect(readdirSync(elsewhere)).toEqual(['kept']);
   });
 
@@ -1082,27 +1083,14 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
     const tmp = tempDir('tokencli-install-tmp-');
     const elsewhere = tempDir('tokencli-elsewhere-');
     writeFileSync(join(elsewhere, 'kept'), 'not ours to remove');
-    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
-    mkdirSync(join(tmp, 'tokencli-install.Abc123'));
-    writeFileSync(
-      join(tmp, 'tokencli-install.Abc123/tokencli-9.8.7-linux-x64.tar.gz'),
-      'a killed run’s download',
-    );
-    mkdirSync(join(tmp, 'tokencli-install.Fresh1'));
-    mkdirSync(join(tmp, 'tokencli-install.notmktemp'));
+    const stay = leftByKilledRuns(tmp, 'tokencli-install.', elsewhere);
+    // Another program's directory of the same shape.
     mkdirSync(join(tmp, 'another-program.Abc123'));
-    symlinkSync(elsewhere, join(tmp, 'tokencli-install.Link12'));
-    for (const name of ['tokencli-install.Abc123', 'tokencli-install.notmktemp', 'another-program.Abc123'])
-      utimesSync(join(tmp, name), threeDaysAgo, threeDaysAgo);
-    lutimesSync(join(tmp, 'tokencli-install.Link12'), threeDaysAgo, threeDaysAgo);
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000);
+    utimesSync(join(tmp, 'another-program.Abc123'), threeDaysAgo, threeDaysAgo);
     const run = install(server.url, { TOKENCLI_VERSION: '9.8.7', TMPDIR: tmp });
     expect(run.status, run.stderr).toBe(0);
-    expect(readdirSync(tmp).sort()).toEqual([
-      'another-program.Abc123',
-      'tokencli-install.Fresh1',
-      'tokencli-install.Link12',
-      'tokencli-install.notmktemp',
-    ]);
+    expect(readdirSync(tmp).sort()).toEqual([...stay, 'another-program.Abc123'].sort());
     expect(readdirSync(elsewhere)).toEqual(['kept']);
   });
 
