@@ -24,7 +24,6 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { assertBuilt } from './built.mjs';
 import { BuildFailure } from './failure.mjs';
 import { runChild } from './interruptible.mjs';
 import { seaNode } from './node26.mjs';
@@ -107,7 +106,7 @@ function strippedNode(node, out) {
 
 /**
  * Builds the executable in `out` (emptied first; only the executable is left in it) and returns its
- * path. Run after `npm run build`.
+ * path. Run after `npm run build` (build-sea.mjs checks that first: built.mjs).
  *
  * @param {object} options
  * @param {string} options.out the directory
@@ -125,7 +124,6 @@ export async function buildSeaExecutable(options) {
     codeCaches = true,
     keyringAddon: withAddon = KEYRING_ADDON_PLATFORMS.has(process.platform),
   } = options;
-  assertBuilt(root);
   const assetsDir = join(out, 'assets');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(assetsDir, { recursive: true });
