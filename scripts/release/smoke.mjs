@@ -14,9 +14,10 @@
  *
  * Each run has its own config directory, removed however it ends; a failure is one line naming the
  * step and what it saw (a tokencli that fails, or runs a minute, by its first line), exit 1; so is
- * a flag other than --keychain, and a release/ with no archive to unpack.
+ * a flag other than --keychain, and a release/ with no archive to unpack. What a tokencli that
+ * passes says on stderr is passed on, a line each, so that the job's log shows its warnings.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -40,29 +41,33 @@ let bin = resolve(exe);
 let server;
 let requests = 0;
 
-/** What `tokencli ARGS` printed; one that fails, or hangs a minute, fails the run in one line. */
+/**
+ * What `tokencli ARGS` printed; one that fails, or hangs a minute, fails the run in one line. What a
+ * passing one says on stderr (a keychain fallen back to a file, say) is passed on to the job's log.
+ */
 function tokencli(args, env = {}, input = '') {
-  try {
-    return execFileSync(bin, args, {
-      // Without the builder's proxy settings: the service is this machine's (own-service-env.mjs).
-      env: { ...withoutProxies(process.env), TOKENCLI_CONFIG_DIR: configDir, ...env },
-      input,
-      encoding: 'utf8',
-      stdio: 'pipe',
-      timeout: 60_000,
-    }).trim();
-  } catch (error) {
-    const ended =
-      error.code === 'ETIMEDOUT'
-        ? 'did not end within 60 s'
-        : error.status == null
-          ? `did not run (${error.code ?? error.signal})`
-          : `exited with ${error.status}`;
-    const said = String(error.stderr ?? '')
-      .trim()
-      .split('\n')[0];
-    throw new BuildFailure(`tokencli ${args[0]} ${ended}${said ? `: ${said}` : ''}`);
+  const run = spawnSync(bin, args, {
+    // Without the builder's proxy settings: the service is this machine's (own-service-env.mjs).
+    env: { ...withoutProxies(process.env), TOKENCLI_CONFIG_DIR: configDir, ...env },
+    input,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    timeout: 60_000,
+  });
+  const said = (run.stderr ?? '').trim();
+  if (run.error === undefined && run.status === 0) {
+    for (const line of said.split('\n'))
+      if (line.trim()) console.error(`smoke: tokencli ${args[0]} said: ${line}`);
+    return run.stdout.trim();
   }
+  const ended =
+    run.error?.code === 'ETIMEDOUT'
+      ? 'did not end within 60 s'
+      : run.status === null
+        ? `did not run (${run.error?.code ?? run.signal})`
+        : `exited with ${run.status}`;
+  const first = said.split('\n')[0];
+  throw new BuildFailure(`tokencli ${args[0]} ${ended}${first ? `: ${first}` : ''}`);
 }
 
 /** Passes when `ok`; else fails the run, saying what was seen. */

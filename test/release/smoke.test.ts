@@ -137,6 +137,43 @@ test.runIf(process.platform !== 'win32')(
   },
 );
 
+test.runIf(process.platform !== 'win32')(
+  "what a passing tokencli says on stderr reaches the job's log, a line each (skipped on Windows: the fake tokencli is a #! sh script)",
+  () => {
+    const run = smoke(
+      [
+        'case "$1" in',
+        `  --version) echo ${version}; printf 'warning: first\\n\\nwarning: second\\n' >&2 ;;`,
+        '  serve) echo "error: no port" >&2; exit 4 ;;',
+        'esac',
+      ].join('\n'),
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      [
+        'smoke: tokencli --version said: warning: first',
+        'smoke: tokencli --version said: warning: second',
+        'smoke: serve exited with 4',
+        '',
+      ].join('\n'),
+    );
+    expect(run.stdout).toBe(`smoke: --version prints ${version}: ok\n`);
+    expect(run.left).toEqual([]);
+  },
+);
+
+test('a tokencli that is not there did not run, and says why', () => {
+  const tmp = tempDir('tokencli-smoke-tmp-');
+  const missing = join(tempDir('tokencli-smoke-test-'), 'tokencli');
+  const run = spawnSync(process.execPath, [join(root, 'scripts/release/smoke.mjs'), missing], {
+    env: { ...process.env, TMPDIR: tmp },
+    encoding: 'utf8',
+  });
+  expect(run.status).toBe(1);
+  expect(run.stderr).toBe('smoke: tokencli --version did not run (ENOENT)\n');
+  expect(readdirSync(tmp)).toEqual([]);
+});
+
 describe.runIf(process.platform !== 'win32')(
   '--release (skipped on Windows: tar -czf makes the archives)',
   () => {
