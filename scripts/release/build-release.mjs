@@ -1,6 +1,6 @@
 /**
- * `npm run build:release` (after `npm run build`): writes release/ with exactly what a release
- * uploads from this machine's platform —
+ * `npm run build:release` (scripts/build.mjs runs it after the build, under the build lock): writes
+ * release/ with exactly what a release uploads from this machine's platform —
  *
  * - tokencli-<version>-<os>-<arch>.tar.gz (.zip on Windows): the single executable
  *   (build-sea.mjs), LICENSE and the man page man/tokencli.1 when the build made one;

@@ -1,0 +1,58 @@
+/**
+ * `npm run build`, and with --release `npm run build:release`: under the checkout's build lock
+ * (build-lock.mjs, one build at a time), removes the previous build, compiles src/ into dist/
+ * (tsc), writes the bundles (bundle.mjs), and with --release then writes release/
+ * (release/build-release.mjs). Each step but the first is its own process, as when the npm scripts
+ * chained them; the first that fails ends the build with its exit code, having said why on the
+ * stderr they share. Interrupted, it stops the step that runs and removes the lock
+ * (release/interruptible.mjs).
+ */
+import { rmSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join, resolve } from 'node:path';
+import { withBuildLock } from './build-lock.mjs';
+import { interruptible, runChild } from './release/interruptible.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const flags = process.argv.slice(2);
+if (flags.some((flag) => flag !== '--release')) {
+  console.error('build: usage: build.mjs [--release]');
+  process.exit(2);
+}
+// Each tool's own script, run by this node: node_modules/.bin holds shell wrappers, which Windows
+// cannot start.
+const steps = [
+  [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+  [join(root, 'scripts', 'bundle.mjs')],
+];
+if (flags.includes('--release')) steps.push([join(root, 'scripts', 'release', 'build-release.mjs')]);
+
+await interruptible((signal) =>
+  withBuildLock(
+    root,
+    async () => {
+      // The previous build goes first, so that files deleted from src/ do not linger in dist/,
+      // where `npm pack` (which build:release runs without prepack) would ship them.
+      rmSync(join(root, 'dist'), { recursive: true, force: true });
+      for (const [script, ...args] of steps) {
+        try {
+          await runChild(process.execPath, [script, ...args], { signal, cwd: root, stdio: 'inherit' });
+        } catch (error) {
+          if (signal.aborted) throw error;
+          // The step said why on its own stderr; one that could not start did not.
+          if (error.status == null && error.signal == null)
+            console.error(`build: cannot run ${script}: ${error.message}`);
+          process.exitCode = error.status ?? (error.signal ? 128 + constants.signals[error.signal] : 1);
+          return;
+        }
+      }
+    },
+    {
+      signal,
+      onWait: (pid, lock) =>
+        console.error(
+          `build: waiting for the build that process ${pid} runs in this checkout to end (if no build runs there, remove ${lock})`,
+        ),
+    },
+  ),
+);

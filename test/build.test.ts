@@ -1,0 +1,178 @@
+/**
+ * `npm run build` (scripts/build.mjs) runs one build at a time in a checkout (scripts/build-lock.mjs):
+ * a second one waits for the first and says so, a lock its holder left when killed is taken over,
+ * and however a build ends — done, failed, interrupted — its lock is gone. Each test runs the real
+ * build script in a copy whose tsc and bundle.mjs are stand-ins that log what they do.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { expect, test } from 'vitest';
+import { tempDir } from './helpers/temp-dirs.js';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** A checkout with the real build scripts, whose tsc (TSC_MS long; TSC_FAIL fails) and bundle.mjs log to build.log. */
+function checkout(): string {
+  const dir = tempDir('tokencli-build-test-');
+  mkdirSync(join(dir, 'scripts', 'release'), { recursive: true });
+  for (const file of ['build.mjs', 'build-lock.mjs', 'release/interruptible.mjs'])
+    cpSync(join(root, 'scripts', file), join(dir, 'scripts', file));
+  mkdirSync(join(dir, 'node_modules', 'typescript', 'bin'), { recursive: true });
+  writeFileSync(
+    join(dir, 'node_modules', 'typescript', 'bin', 'tsc'),
+    [
+      "const { appendFileSync, mkdirSync } = require('node:fs');",
+      "const log = (what) => appendFileSync('build.log', process.env.LABEL + ' ' + what + '\\n');",
+      "log('tsc ' + process.pid);",
+      "if (process.env.TSC_FAIL) { console.error('error TS1005: stand-in failure'); process.exit(3); }",
+      "setTimeout(() => { mkdirSync('dist', { recursive: true }); log('tsc done'); }, Number(process.env.TSC_MS ?? 0));",
+    ].join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'scripts', 'bundle.mjs'),
+    "import { appendFileSync } from 'node:fs';\nappendFileSync('build.log', process.env.LABEL + ' bundle\\n');\n",
+  );
+  return dir;
+}
+
+function build(dir: string, label: string, env: Record<string, string> = {}, args: string[] = []) {
+  const child = spawn(process.execPath, [join(dir, 'scripts', 'build.mjs'), ...args], {
+    cwd: dir,
+    env: { ...process.env, LABEL: label, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const ended = new Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }>((res) =>
+    child.once('close', (status, signal) => res({ status, signal, stderr })),
+  );
+  return { child, ended, stderr: () => stderr };
+}
+
+const log = (dir: string) =>
+  existsSync(join(dir, 'build.log')) ? readFileSync(join(dir, 'build.log'), 'utf8') : '';
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((res) => setTimeout(res, 25));
+  }
+}
+
+const lockFile = (dir: string) => join(dir, '.tmp', 'build.lock');
+const onPosix = process.platform !== 'win32';
+
+test('a build removes the previous dist/, runs tsc then the bundles, and leaves no lock', async () => {
+  const dir = checkout();
+  mkdirSync(join(dir, 'dist'));
+  writeFileSync(join(dir, 'dist', 'deleted-from-src.js'), '');
+  const run = await build(dir, 'a').ended;
+  expect(run).toEqual({ status: 0, signal: null, stderr: '' });
+  expect(log(dir)).toMatch(/^a tsc \d+\na tsc done\na bundle\n$/);
+  expect(existsSync(join(dir, 'dist', 'deleted-from-src.js'))).toBe(false);
+  expect(existsSync(lockFile(dir))).toBe(false);
+});
+
+test('a second build waits for the first, saying so once, and runs after it', async () => {
+  const dir = checkout();
+  const first = build(dir, 'a', { TSC_MS: '1500' });
+  await until('the first build', () => log(dir).includes('a tsc'));
+  const second = build(dir, 'b');
+  await until('the second to wait', () => second.stderr().includes('waiting'));
+  const [a, b] = await Promise.all([first.ended, second.ended]);
+  expect(a.status).toBe(0);
+  expect(b.status).toBe(0);
+  expect(b.stderr).toBe(
+    `build: waiting for the build that process ${first.child.pid} runs in this checkout to end (if no build runs there, remove ${lockFile(dir)})\n`,
+  );
+  expect(log(dir)).toMatch(/^a tsc \d+\na tsc done\na bundle\nb tsc \d+\nb tsc done\nb bundle\n$/);
+  expect(existsSync(lockFile(dir))).toBe(false);
+});
+
+test.each([
+  ['a process that is gone', () => `${spawnSync(process.execPath, ['-e', '']).pid}\n`],
+  ['no pid', () => 'not a pid\n'],
+  ['nothing', () => ''],
+])('a lock left holding %s is taken over without waiting', async (_, content) => {
+  const dir = checkout();
+  mkdirSync(join(dir, '.tmp'));
+  writeFileSync(lockFile(dir), content());
+  const run = await build(dir, 'a').ended;
+  expect(run).toEqual({ status: 0, signal: null, stderr: '' });
+  expect(log(dir)).toContain('a bundle\n');
+  expect(existsSync(lockFile(dir))).toBe(false);
+});
+
+test('a failing step ends the build with its exit code, runs nothing after it, and leaves no lock', async () => {
+  const dir = checkout();
+  const run = await build(dir, 'a', { TSC_FAIL: '1' }).ended;
+  expect(run).toEqual({ status: 3, signal: null, stderr: 'error TS1005: stand-in failure\n' });
+  expect(log(dir)).not.toContain('bundle');
+  expect(existsSync(lockFile(dir))).toBe(false);
+});
+
+test('an argument it does not know is refused before anything runs', async () => {
+  const dir = checkout();
+  const run = await build(dir, 'a', {}, ['--relaese']).ended;
+  expect(run).toEqual({ status: 2, signal: null, stderr: 'build: usage: build.mjs [--release]\n' });
+  expect(log(dir)).toBe('');
+  expect(existsSync(join(dir, '.tmp'))).toBe(false);
+});
+
+test.runIf(onPosix)(
+  'interrupted in a step, it stops the step and removes its lock (skipped on Windows: no SIGINT to send)',
+  async () => {
+    const dir = checkout();
+    const run = build(dir, 'a', { TSC_MS: '20000' });
+    await until('tsc', () => log(dir).includes('a tsc'));
+    const tscPid = Number(/a tsc (\d+)/.exec(log(dir))?.[1]);
+    run.child.kill('SIGINT');
+    expect((await run.ended).signal).toBe('SIGINT');
+    expect(existsSync(lockFile(dir))).toBe(false);
+    expect(() => process.kill(tscPid, 0)).toThrow();
+    expect(log(dir)).not.toContain('bundle');
+  },
+  20_000,
+);
+
+test.runIf(onPosix)(
+  "interrupted while it waits, it ends and leaves the running build's lock alone (skipped on Windows: no SIGINT to send)",
+  async () => {
+    const dir = checkout();
+    const first = build(dir, 'a', { TSC_MS: '20000' });
+    await until('the first build', () => log(dir).includes('a tsc'));
+    const second = build(dir, 'b');
+    await until('the second to wait', () => second.stderr().includes('waiting'));
+    second.child.kill('SIGINT');
+    expect((await second.ended).signal).toBe('SIGINT');
+    expect(readFileSync(lockFile(dir), 'utf8')).toBe(`${first.child.pid}\n`);
+    first.child.kill('SIGINT');
+    expect((await first.ended).signal).toBe('SIGINT');
+    expect(log(dir)).not.toContain('b tsc');
+  },
+  20_000,
+);
+
+test.runIf(onPosix)(
+  'a build killed outright leaves its lock, and the next build takes it over (skipped on Windows: no SIGKILL to send)',
+  async () => {
+    const dir = checkout();
+    const first = build(dir, 'a', { TSC_MS: '20000' });
+    await until('the first build', () => log(dir).includes('a tsc'));
+    first.child.kill('SIGKILL');
+    // Its tsc, orphaned, would still write (and holds the output the test waits on): ended too,
+    // as the builder's terminal would.
+    process.kill(Number(/a tsc (\d+)/.exec(log(dir))?.[1]), 'SIGKILL');
+    await first.ended;
+    expect(readFileSync(lockFile(dir), 'utf8')).toBe(`${first.child.pid}\n`);
+    const run = await build(dir, 'b').ended;
+    expect(run).toEqual({ status: 0, signal: null, stderr: '' });
+    expect(log(dir)).toContain('b bundle\n');
+    expect(existsSync(lockFile(dir))).toBe(false);
+  },
+  20_000,
+);
