@@ -5,7 +5,7 @@
  * `version` (and package-lock.json's), src/version.ts's `VERSION` (what `tokencli --version`
  * prints), install.sh's `RELEASED_VERSION`, action.yml's `version` default, the man page's `.TH`
  * line (`npm run docs`), and every release a document pins (`tokencli@0.1.0`,
- * `…/releases/download/v0.1.0/…`, an archive's name). Each file that disagrees is said in one
+ * `…/releases/download/v0.1.0/…`, `…/blob/v0.1.0/…`, an archive's name). Each file that disagrees is said in one
  * line; exit 1. So is a tag that names no release (tagProblem), before any file is read.
  */
 import { readdirSync, readFileSync, realpathSync } from 'node:fs';
@@ -15,12 +15,19 @@ import { pathToFileURL } from 'node:url';
 /** A version as a tag or a pin names it: 1.2.3, or a prerelease such as 1.0.0-rc.1 (semver's form). */
 const VERSION = String.raw`\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?`;
 
+/**
+ * Build metadata after an npm pin's version (`tokencli@1.2.3+build.5`): read with it, so that the
+ * pin is said to disagree (no tag has it) rather than passed over as no pin at all.
+ */
+const BUILD = String.raw`(?:\+[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?`;
+
 /** Where a version ends: not in a longer name, though a sentence's full stop may follow it. */
 const END = String.raw`(?![\w+-]|\.\w)`;
 
 /**
  * Every release of tokencli that `text` pins: npm's `tokencli@V` and the action's
- * `tokencli/tokencli@vV`, this repository's release download or source URL, an archive's or
+ * `tokencli/tokencli@vV`, this repository's release page, download or source URL (`releases/tag`,
+ * `releases/download`, `tree`, `blob`), an archive's or
  * tarball's name; never another package's or repository's (`foo-tokencli@1.2.3`,
  * `someone/tokencli@v1`, node's `tree/v20.18.1`). The man page's escapes (`0\.1\.0`, `rc\-1`)
  * are read as the characters they stand for.
@@ -28,8 +35,8 @@ const END = String.raw`(?![\w+-]|\.\w)`;
 export function pinnedReleases(text) {
   const repository = String.raw`github\.com/tokencli/tokencli`;
   const pins = new RegExp(
-    String.raw`(?<![\w@/.-])tokencli(?:/tokencli)?@v?(${VERSION})${END}` +
-      `|${repository}/releases/download/v(${VERSION})${END}|${repository}/tree/v(${VERSION})${END}` +
+    String.raw`(?<![\w@/.-])tokencli(?:/tokencli)?@v?(${VERSION}${BUILD})${END}` +
+      `|${repository}/(?:releases/download|releases/tag|tree|blob)/v(${VERSION})${END}` +
       String.raw`|(?<![\w.-])tokencli-(${VERSION})(?:-(?:linux|darwin|win)-|\.tgz)`,
     'g',
   );

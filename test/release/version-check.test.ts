@@ -169,6 +169,9 @@ test('the pins a document can hold, prereleases among them', () => {
         'npm install -g ./tokencli-1.2.3.tgz. Install tokencli@1.0.0-rc.1.',
         String.raw`are at \fBhttps://github\.com/tokencli/tokencli/tree/v1\.2\.3\fP\|\.`,
         String.raw`are at \fBhttps://github\.com/tokencli/tokencli/tree/v1\.0\.0\-rc\.1\fP\|\.`,
+        'See https://github.com/tokencli/tokencli/releases/tag/v1.2.3.',
+        '[contract](https://github.com/tokencli/tokencli/blob/v1.0.0-rc.1/docs/contract.md)',
+        'npx tokencli@1.2.3+build.5 token',
       ].join('\n'),
     ),
   ).toEqual([
@@ -183,6 +186,9 @@ test('the pins a document can hold, prereleases among them', () => {
     '1.0.0-rc.1',
     '1.2.3',
     '1.0.0-rc.1',
+    '1.2.3',
+    '1.0.0-rc.1',
+    '1.2.3+build.5',
   ]);
   // Not pins of this project's releases: other packages and repositories, names that go on.
   expect(
@@ -191,6 +197,7 @@ test('the pins a document can hold, prereleases among them', () => {
         'node@20.18.1, tokencli@1.2.3.4, mytokencli-1.2.3.tgz, eslint-plugin-tokencli@1.2.3, @acme/tokencli@2.0.0',
         'someone/tokencli@v3.0.0 https://github.com/cli/cli/releases/download/v2.40.0/gh.tar.gz',
         'https://github.com/nodejs/node/tree/v20.18.1/lib',
+        'https://github.com/nodejs/node/blob/v20.18.1/README.md https://github.com/cli/cli/releases/tag/v2.40.0',
       ].join('\n'),
     ),
   ).toEqual([]);
