@@ -14,8 +14,9 @@
  * together, and costs what having no lock did.
  */
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BuildFailure } from './release/failure.mjs';
 
 const POLL_MS = 200;
 
@@ -31,7 +32,7 @@ function holder(lock) {
     text = readFileSync(lock, 'utf8');
   } catch (error) {
     if (error.code === 'ENOENT') return undefined;
-    throw error;
+    throw new BuildFailure(`cannot read the build lock ${lock}: ${error.message}`);
   }
   return /^[1-9][0-9]*\n$/.test(text) ? Number(text) : undefined;
 }
@@ -61,6 +62,16 @@ function take(lock) {
   }
 }
 
+/** take(), its directory made first; a failure of either said in one line (a BuildFailure). */
+function takeOrSay(lock) {
+  try {
+    mkdirSync(dirname(lock), { recursive: true });
+    return take(lock);
+  } catch (error) {
+    throw new BuildFailure(`cannot take the build lock ${lock}: ${error.message}`);
+  }
+}
+
 /**
  * Runs `work()` holding the build lock of the checkout at `root`, and removes the lock however it
  * ends. While another build holds it, waits: `onWait(pid, lock)` is called once, and `signal` (an
@@ -68,9 +79,8 @@ function take(lock) {
  */
 export async function withBuildLock(root, work, { onWait, signal } = {}) {
   const lock = buildLockPath(root);
-  mkdirSync(join(root, '.tmp'), { recursive: true });
   let told = false;
-  while (!take(lock)) {
+  while (!takeOrSay(lock)) {
     const pid = holder(lock);
     if (pid === undefined || !running(pid)) {
       // Gone, or left by a build that is gone (a lock with no pid in it is never a live one's:

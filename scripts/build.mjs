@@ -11,7 +11,10 @@ import { rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withBuildLock } from './build-lock.mjs';
+import { reportFailures } from './release/failure.mjs';
 import { interruptible, runChild } from './release/interruptible.mjs';
+
+reportFailures('build');
 
 const root = resolve(import.meta.dirname, '..');
 const flags = process.argv.slice(2);

@@ -16,7 +16,7 @@ const root = resolve(import.meta.dirname, '..');
 function checkout(): string {
   const dir = tempDir('tokencli-build-test-');
   mkdirSync(join(dir, 'scripts', 'release'), { recursive: true });
-  for (const file of ['build.mjs', 'build-lock.mjs', 'release/interruptible.mjs'])
+  for (const file of ['build.mjs', 'build-lock.mjs', 'release/interruptible.mjs', 'release/failure.mjs'])
     cpSync(join(root, 'scripts', file), join(dir, 'scripts', file));
   mkdirSync(join(dir, 'node_modules', 'typescript', 'bin'), { recursive: true });
   writeFileSync(
@@ -113,6 +113,27 @@ test('a failing step ends the build with its exit code, runs nothing after it, a
   expect(run).toEqual({ status: 3, signal: null, stderr: 'error TS1005: stand-in failure\n' });
   expect(log(dir)).not.toContain('bundle');
   expect(existsSync(lockFile(dir))).toBe(false);
+});
+
+test.each([
+  [
+    '.tmp is a file',
+    (dir: string) => writeFileSync(join(dir, '.tmp'), ''),
+    /^build: cannot take the build lock .*: EEXIST: /,
+  ],
+  [
+    'the lock is a directory',
+    (dir: string) => mkdirSync(lockFile(dir), { recursive: true }),
+    /^build: cannot read the build lock .*: EISDIR: /,
+  ],
+])('where %s, it says so in one line and builds nothing', async (_, spoil, said) => {
+  const dir = checkout();
+  spoil(dir);
+  const run = await build(dir, 'a').ended;
+  expect(run.status).toBe(1);
+  expect(run.stderr).toMatch(said);
+  expect(run.stderr.split('\n')).toHaveLength(2);
+  expect(log(dir)).toBe('');
 });
 
 test('an argument it does not know is refused before anything runs', async () => {
