@@ -9,7 +9,9 @@
  * name and then linked to its own (a link fails where the name is taken), so that of two builds
  * one wins and neither reads a lock half-written. Its holder removes it as it ends. A build that
  * finds it waits, saying so once. A lock whose holder is gone (a build killed by SIGKILL, a machine
- * restarted) is taken over: its pid names no running process. Two builds that find such a lock at
+ * restarted) is taken over: its pid names no running process, or this build or its parent. A pid
+ * another process has taken since is waited for, and the waiting line names the lock file to
+ * remove. Two builds that find such a lock at
  * the same moment could both take it over; that needs a killed build and two more started
  * together, and costs what having no lock did.
  */
@@ -37,8 +39,14 @@ function holder(lock) {
   return /^[1-9][0-9]*\n$/.test(text) ? Number(text) : undefined;
 }
 
-/** Whether a process with this pid runs (EPERM: it does, as another user). */
+/**
+ * Whether the build the lock names may still run: a process with its pid runs (EPERM: as another
+ * user), and it is neither this build nor the one that started it. A build killed in a container
+ * leaves a pid that the next container's build, or its npm, is likely to get again (their pids
+ * start from 1 each time): this build waiting for itself would wait for ever.
+ */
 function running(pid) {
+  if (pid === process.pid || pid === process.ppid) return false;
   try {
     process.kill(pid, 0);
     return true;

@@ -107,6 +107,29 @@ test.each([
   expect(existsSync(lockFile(dir))).toBe(false);
 });
 
+test.runIf(onPosix)(
+  "a lock left holding the pid this build has now, as a container's next run may, is taken over (skipped on Windows: no exec)",
+  async () => {
+    const dir = checkout();
+    mkdirSync(join(dir, '.tmp'));
+    // The shell writes its own pid and then becomes the build, which keeps that pid.
+    const shell = spawn(
+      'sh',
+      ['-c', `echo $$ > .tmp/build.lock && exec "$0" scripts/build.mjs`, process.execPath],
+      { cwd: dir, env: { ...process.env, LABEL: 'a' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    shell.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const status = await new Promise((res) => shell.once('close', res));
+    expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+    expect(log(dir)).toContain('a bundle\n');
+    expect(existsSync(lockFile(dir))).toBe(false);
+  },
+  20_000,
+);
+
 test('a failing step ends the build with its exit code, runs nothing after it, and leaves no lock', async () => {
   const dir = checkout();
   const run = await build(dir, 'a', { TSC_FAIL: '1' }).ended;
