@@ -63,6 +63,14 @@ async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void
   }
 }
 
+/** A build "a" in a fresh checkout, once its tsc (which takes `tscMs`) has started: the checkout, the build and its tsc's pid. */
+async function buildInTsc(tscMs: number) {
+  const dir = checkout();
+  const first = build(dir, 'a', { TSC_MS: String(tscMs) });
+  await until('the first build', () => log(dir).includes('a tsc'));
+  return { dir, first, tscPid: Number(/a tsc (\d+)/.exec(log(dir))?.[1]) };
+}
+
 const lockFile = (dir: string) => join(dir, '.tmp', 'build.lock');
 const onPosix = process.platform !== 'win32';
 
@@ -78,9 +86,7 @@ test('a build removes the previous dist/, runs tsc then the bundles, and leaves 
 });
 
 test('a second build waits for the first, saying so once, and runs after it', async () => {
-  const dir = checkout();
-  const first = build(dir, 'a', { TSC_MS: '1500' });
-  await until('the first build', () => log(dir).includes('a tsc'));
+  const { dir, first } = await buildInTsc(1500);
   const second = build(dir, 'b');
   await until('the second to wait', () => second.stderr().includes('waiting'));
   const [a, b] = await Promise.all([first.ended, second.ended]);
@@ -170,10 +176,7 @@ test('an argument it does not know is refused before anything runs', async () =>
 test.runIf(onPosix)(
   'interrupted in a step, it stops the step and removes its lock (skipped on Windows: no SIGINT to send)',
   async () => {
-    const dir = checkout();
-    const run = build(dir, 'a', { TSC_MS: '20000' });
-    await until('tsc', () => log(dir).includes('a tsc'));
-    const tscPid = Number(/a tsc (\d+)/.exec(log(dir))?.[1]);
+    const { dir, first: run, tscPid } = await buildInTsc(20_000);
     run.child.kill('SIGINT');
     expect((await run.ended).signal).toBe('SIGINT');
     expect(existsSync(lockFile(dir))).toBe(false);
@@ -186,9 +189,7 @@ test.runIf(onPosix)(
 test.runIf(onPosix)(
   "interrupted while it waits, it ends and leaves the running build's lock alone (skipped on Windows: no SIGINT to send)",
   async () => {
-    const dir = checkout();
-    const first = build(dir, 'a', { TSC_MS: '20000' });
-    await until('the first build', () => log(dir).includes('a tsc'));
+    const { dir, first } = await buildInTsc(20_000);
     const second = build(dir, 'b');
     await until('the second to wait', () => second.stderr().includes('waiting'));
     second.child.kill('SIGINT');
@@ -204,13 +205,11 @@ test.runIf(onPosix)(
 test.runIf(onPosix)(
   'a build killed outright leaves its lock, and the next build takes it over (skipped on Windows: no SIGKILL to send)',
   async () => {
-    const dir = checkout();
-    const first = build(dir, 'a', { TSC_MS: '20000' });
-    await until('the first build', () => log(dir).includes('a tsc'));
+    const { dir, first, tscPid } = await buildInTsc(20_000);
     first.child.kill('SIGKILL');
     // Its tsc, orphaned, would still write (and holds the output the test waits on): ended too,
     // as the builder's terminal would.
-    process.kill(Number(/a tsc (\d+)/.exec(log(dir))?.[1]), 'SIGKILL');
+    process.kill(tscPid, 'SIGKILL');
     await first.ended;
     expect(readFileSync(lockFile(dir), 'utf8')).toBe(`${first.child.pid}\n`);
     const run = await build(dir, 'b').ended;
