@@ -27,6 +27,7 @@ import { basename, join, resolve } from 'node:path';
 import { assertBuilt } from './built.mjs';
 import { entryTime } from './entry-time.mjs';
 import { reportFailures } from './failure.mjs';
+import { interruptible, runChild } from './interruptible.mjs';
 import { packPackage } from './pack-package.mjs';
 import { archiveName, tarCommand } from './platform.mjs';
 
@@ -55,12 +56,22 @@ rmSync(release, { recursive: true, force: true });
 rmSync(scratch, { recursive: true, force: true });
 mkdirSync(release, { recursive: true });
 
+// Run without blocking node's event loop (interruptible.mjs), so that a signal to this process
+// alone (a build.mjs interrupted, a cancelled job) stops build-sea too, which then cleans up; run
+// by execFileSync, build-sea and the training it runs went on after this process had ended.
 let exe;
 try {
-  exe = execFileSync(process.execPath, [join(import.meta.dirname, 'build-sea.mjs'), join(scratch, 'sea')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
+  exe = await interruptible(async (signal) => {
+    const built = await runChild(
+      process.execPath,
+      [join(import.meta.dirname, 'build-sea.mjs'), join(scratch, 'sea')],
+      {
+        signal,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    return built.stdout.trim();
+  });
 } catch (error) {
   // build-sea said why on its stderr, which is this one's; one a signal ended (interruptible.mjs)
   // ends this one as the shell would say it, 128 + n.
