@@ -7,51 +7,61 @@
  *
  * The lock is a file, .tmp/build.lock, holding its holder's pid. It is made whole under another
  * name and then linked to its own (a link fails where the name is taken), so that of two builds
- * one wins and neither reads a lock half-written. Its holder removes it as it ends. A build that
- * finds it waits, saying so once. A lock whose holder is gone (a build killed by SIGKILL, a machine
- * restarted) is taken over: its pid names no running process, or this build or its parent. A pid
- * another process has taken since is waited for, and the waiting line names the lock file to
- * remove. Two builds that find such a lock at
- * the same moment could both take it over; that needs a killed build and two more started
- * together, and costs what having no lock did.
+ * one wins and neither reads a lock half-written. Its holder touches it every second and removes
+ * it as it ends. A build that finds it waits, saying for whom. A lock whose holder is gone (a build
+ * killed by SIGKILL, a machine restarted) is taken over: at once where no process has its pid,
+ * else once it has gone untouched for ten seconds (a pid lives on in a zombie, or is given again).
+ * Two builds that find such a lock at the same moment could both take it over; that needs a killed
+ * build and two more started together, and costs what having no lock did. So does a lock shared
+ * between pid namespaces (two containers building in one mounted checkout), whose holder the other
+ * side cannot see.
  */
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BuildFailure } from './release/failure.mjs';
 
 const POLL_MS = 200;
+/** How often the holder touches the lock, and how long a lock nobody touched is left alone. */
+const BEAT_MS = 1000;
+const STALE_MS = 10_000;
 
 /** The lock file of the checkout at `root`. */
-export function buildLockPath(root) {
+function buildLockPath(root) {
   return join(root, '.tmp', 'build.lock');
 }
 
-/** The pid in the lock file, or undefined where there is none (removed meanwhile) or it is not one. */
-function holder(lock) {
+/**
+ * The lock as it is: the pid in it (undefined where it holds none) and when it was last touched,
+ * or undefined where there is no lock (removed meanwhile).
+ */
+function held(lock) {
   let text;
+  let touched;
   try {
     text = readFileSync(lock, 'utf8');
+    touched = statSync(lock).mtimeMs;
   } catch (error) {
     if (error.code === 'ENOENT') return undefined;
     throw new BuildFailure(`cannot read the build lock ${lock}: ${error.message}`);
   }
-  return /^[1-9][0-9]*\n$/.test(text) ? Number(text) : undefined;
+  return { pid: /^[1-9][0-9]*\n$/.test(text) ? Number(text) : undefined, touched };
 }
 
 /**
- * Whether the build the lock names may still run: a process with its pid runs (EPERM: as another
- * user), and it is neither this build nor the one that started it. A build killed in a container
- * leaves a pid that the next container's build, or its npm, is likely to get again (their pids
- * start from 1 each time): this build waiting for itself would wait for ever.
+ * Whether nobody holds the lock any more: it holds no pid (take() links it whole, so no live
+ * build's lock is ever empty), or its holder has not touched it for STALE_MS (a pid can outlive
+ * its build: a zombie nobody reaps, or the pid given again to another process — in a container,
+ * whose pids start from 1 each run, even to this build's own npm), or no process has its pid
+ * (EPERM: one does, as another user), or it is this very build's.
  */
-function running(pid) {
-  if (pid === process.pid || pid === process.ppid) return false;
+function abandoned({ pid, touched }) {
+  if (pid === undefined || pid === process.pid || Math.abs(Date.now() - touched) > STALE_MS) return true;
   try {
     process.kill(pid, 0);
-    return true;
+    return false;
   } catch (error) {
-    return error.code === 'EPERM';
+    return error.code !== 'EPERM';
   }
 }
 
@@ -59,6 +69,7 @@ function running(pid) {
 function take(lock) {
   const mine = `${lock}.${process.pid}`;
   writeFileSync(mine, `${process.pid}\n`);
+  touch(mine);
   try {
     linkSync(mine, lock);
     return true;
@@ -68,6 +79,12 @@ function take(lock) {
   } finally {
     rmSync(mine, { force: true });
   }
+}
+
+/** Dates the file now, by this machine's clock (a network file system's server may have another). */
+function touch(file) {
+  const now = new Date();
+  utimesSync(file, now, now);
 }
 
 /** take(), its directory made first; a failure of either said in one line (a BuildFailure). */
@@ -81,29 +98,48 @@ function takeOrSay(lock) {
 }
 
 /**
- * Runs `work()` holding the build lock of the checkout at `root`, and removes the lock however it
- * ends. While another build holds it, waits: `onWait(pid, lock)` is called once, and `signal` (an
- * AbortSignal) ends the wait, rejecting with its reason.
+ * Runs `work()` holding the build lock of the checkout at `root`, touching it every BEAT_MS, and
+ * removes the lock however it ends. While another build holds it, waits: `onWait(pid)` is called
+ * for each build it waits for, and `signal` (an AbortSignal) ends the wait (an AbortError).
  */
 export async function withBuildLock(root, work, { onWait, signal } = {}) {
   const lock = buildLockPath(root);
-  let told = false;
+  let waitingFor;
   while (!takeOrSay(lock)) {
-    const pid = holder(lock);
-    if (pid === undefined || !running(pid)) {
-      // Gone, or left by a build that is gone (a lock with no pid in it is never a live one's:
-      // take() links it whole). Read again just before removing it, so that a lock another
-      // waiter took over in between is left alone.
-      if (holder(lock) === pid) rmSync(lock, { force: true });
+    const now = held(lock);
+    if (now === undefined) continue;
+    if (abandoned(now)) {
+      // Read again just before it is removed, so that a lock another waiter took over in between
+      // is left alone.
+      const again = held(lock);
+      if (again?.pid === now.pid && again.touched === now.touched) {
+        try {
+          rmSync(lock, { force: true });
+        } catch (error) {
+          throw new BuildFailure(
+            `cannot remove the build lock ${lock} that no build holds: ${error.message}`,
+          );
+        }
+      }
       continue;
     }
-    if (!told) onWait?.(pid, lock);
-    told = true;
+    if (now.pid !== waitingFor) onWait?.(now.pid);
+    waitingFor = now.pid;
     await sleep(POLL_MS, undefined, { signal });
   }
+  const beat = setInterval(() => {
+    try {
+      if (held(lock)?.pid === process.pid) touch(lock);
+    } catch {
+      // A beat missed is made up by the next; one that keeps failing lets the lock go stale, and
+      // costs what having no lock did.
+    }
+  }, BEAT_MS);
+  beat.unref();
   try {
     return await work();
   } finally {
-    if (holder(lock) === process.pid) rmSync(lock, { force: true });
+    clearInterval(beat);
+    if (held(lock)?.pid === process.pid) rmSync(lock, { force: true });
   }
 }

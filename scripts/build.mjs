@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withBuildLock } from './build-lock.mjs';
-import { reportFailures } from './release/failure.mjs';
+import { BuildFailure, reportFailures } from './release/failure.mjs';
 import { interruptible, runChild } from './release/interruptible.mjs';
 
 reportFailures('build');
@@ -36,7 +36,12 @@ await interruptible((signal) =>
     async () => {
       // The previous build goes first, so that files deleted from src/ do not linger in dist/,
       // where `npm pack` (which build:release runs without prepack) would ship them.
-      rmSync(join(root, 'dist'), { recursive: true, force: true });
+      // Retried, as a step of a build killed outright may still be writing there for a moment.
+      try {
+        rmSync(join(root, 'dist'), { recursive: true, force: true, maxRetries: 5 });
+      } catch (error) {
+        throw new BuildFailure(`cannot remove the previous build: ${error.message}`);
+      }
       for (const [script, ...args] of steps) {
         try {
           await runChild(process.execPath, [script, ...args], { signal, cwd: root, stdio: 'inherit' });
@@ -52,10 +57,8 @@ await interruptible((signal) =>
     },
     {
       signal,
-      onWait: (pid, lock) =>
-        console.error(
-          `build: waiting for the build that process ${pid} runs in this checkout to end (if no build runs there, remove ${lock})`,
-        ),
+      onWait: (pid) =>
+        console.error(`build: waiting for the build that process ${pid} runs in this checkout to end`),
     },
   ),
 );

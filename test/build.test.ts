@@ -1,11 +1,12 @@
 /**
  * `npm run build` (scripts/build.mjs) runs one build at a time in a checkout (scripts/build-lock.mjs):
- * a second one waits for the first and says so, a lock its holder left when killed is taken over,
- * and however a build ends — done, failed, interrupted — its lock is gone. Each test runs the real
- * build script in a copy whose tsc and bundle.mjs are stand-ins that log what they do.
+ * a second one waits for the first and says so, a lock its holder left when killed, or stopped
+ * touching, is taken over, and however a build ends — done, failed, interrupted — its lock is
+ * gone. Each test runs the real build script in a copy whose tsc and bundle.mjs are stand-ins that
+ * log what they do.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -13,8 +14,8 @@ import { tempDir } from './helpers/temp-dirs.js';
 const root = resolve(import.meta.dirname, '..');
 
 /** A checkout with the real build scripts, whose tsc (TSC_MS long; TSC_FAIL fails) and bundle.mjs log to build.log. */
-function checkout(): string {
-  const dir = tempDir('tokencli-build-test-');
+function checkout(parent?: string): string {
+  const dir = tempDir('tokencli-build-test-', parent);
   mkdirSync(join(dir, 'scripts', 'release'), { recursive: true });
   for (const file of ['build.mjs', 'build-lock.mjs', 'release/interruptible.mjs', 'release/failure.mjs'])
     cpSync(join(root, 'scripts', file), join(dir, 'scripts', file));
@@ -93,11 +94,68 @@ test('a second build waits for the first, saying so once, and runs after it', as
   expect(a.status).toBe(0);
   expect(b.status).toBe(0);
   expect(b.stderr).toBe(
-    `build: waiting for the build that process ${first.child.pid} runs in this checkout to end (if no build runs there, remove ${lockFile(dir)})\n`,
+    `build: waiting for the build that process ${first.child.pid} runs in this checkout to end\n`,
   );
   expect(log(dir)).toMatch(/^a tsc \d+\na tsc done\na bundle\nb tsc \d+\nb tsc done\nb bundle\n$/);
   expect(existsSync(lockFile(dir))).toBe(false);
 });
+
+test('a build that runs longer than a lock goes stale keeps it, as it touches it: the second waits to the end', async () => {
+  const { dir, first } = await buildInTsc(12_000);
+  const second = build(dir, 'b');
+  const [a, b] = await Promise.all([first.ended, second.ended]);
+  expect(a.status).toBe(0);
+  expect(b).toEqual({
+    status: 0,
+    signal: null,
+    stderr: `build: waiting for the build that process ${first.child.pid} runs in this checkout to end\n`,
+  });
+  expect(log(dir)).toMatch(/^a tsc \d+\na tsc done\na bundle\nb tsc \d+\nb tsc done\nb bundle\n$/);
+}, 30_000);
+
+test('each build waited for is said: a third build says whom it waits for after the first ends', async () => {
+  const { dir, first } = await buildInTsc(1500);
+  const second = build(dir, 'b', { TSC_MS: '500' });
+  const third = build(dir, 'c', { TSC_MS: '500' });
+  const [, b, c] = await Promise.all([first.ended, second.ended, third.ended]);
+  const waitedFor = (stderr: string) => [...stderr.matchAll(/process (\d+) runs/g)].map((m) => Number(m[1]));
+  const [a, bPid, cPid] = [first.child.pid, second.child.pid, third.child.pid];
+  // The one that took the lock after the first waited for the first alone; the other, for the
+  // first and then for that one.
+  const byB = waitedFor(b.stderr);
+  expect([byB, waitedFor(c.stderr)]).toEqual(byB.length === 1 ? [[a], [a, bPid]] : [[a, cPid], [a]]);
+  expect(log(dir)).toMatch(
+    /^a tsc \d+\na tsc done\na bundle\n([bc]) tsc \d+\n\1 tsc done\n\1 bundle\n[bc] tsc/,
+  );
+}, 20_000);
+
+test('a lock untouched for ten seconds is taken over at once, though a process has its pid (a zombie, a pid given again)', async () => {
+  const dir = checkout();
+  mkdirSync(join(dir, '.tmp'));
+  writeFileSync(lockFile(dir), `${process.pid}\n`);
+  const minuteAgo = new Date(Date.now() - 60_000);
+  utimesSync(lockFile(dir), minuteAgo, minuteAgo);
+  const run = await build(dir, 'a').ended;
+  expect(run).toEqual({ status: 0, signal: null, stderr: '' });
+  expect(existsSync(lockFile(dir))).toBe(false);
+});
+
+test('a lock a running process holds but stops touching is waited for until it goes stale', async () => {
+  const dir = checkout();
+  mkdirSync(join(dir, '.tmp'));
+  writeFileSync(lockFile(dir), `${process.pid}\n`);
+  const nineSecondsAgo = new Date(Date.now() - 9_000);
+  utimesSync(lockFile(dir), nineSecondsAgo, nineSecondsAgo);
+  const started = Date.now();
+  const run = await build(dir, 'a').ended;
+  expect(run).toEqual({
+    status: 0,
+    signal: null,
+    stderr: `build: waiting for the build that process ${process.pid} runs in this checkout to end\n`,
+  });
+  expect(Date.now() - started).toBeGreaterThan(500);
+  expect(existsSync(lockFile(dir))).toBe(false);
+}, 20_000);
 
 test.each([
   ['a process that is gone', () => `${spawnSync(process.execPath, ['-e', '']).pid}\n`],
@@ -164,6 +222,36 @@ test.each([
   expect(run.stderr.split('\n')).toHaveLength(2);
   expect(log(dir)).toBe('');
 });
+
+// Root may remove anything: it runs the build as nobody, beside a lock of root's in a directory
+// open to all but sticky, as /tmp is.
+const asRoot = process.getuid?.() === 0;
+const setpriv = onPosix
+  ? spawnSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).stdout.trim()
+  : '';
+test.runIf(asRoot && setpriv !== '')(
+  "a lock nobody holds that this user may not remove is said in one line (skipped unless root with setpriv: it builds as nobody, beside root's lock)",
+  () => {
+    // In /tmp, as this run's own temporary directory is closed to nobody.
+    const dir = checkout('/tmp');
+    chmodSync(dir, 0o755);
+    mkdirSync(join(dir, '.tmp'));
+    chmodSync(join(dir, '.tmp'), 0o1777);
+    const gone = `${spawnSync(process.execPath, ['-e', '']).pid}\n`;
+    writeFileSync(lockFile(dir), gone);
+    const run = spawnSync(
+      setpriv,
+      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, 'scripts/build.mjs'],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, LABEL: 'a' } },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      new RegExp(`^build: cannot remove the build lock ${lockFile(dir)} that no build holds: [^\n]+\n$`),
+    );
+    expect(readFileSync(lockFile(dir), 'utf8')).toBe(gone);
+    expect(log(dir)).toBe('');
+  },
+);
 
 test('an argument it does not know is refused before anything runs', async () => {
   const dir = checkout();
