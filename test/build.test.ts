@@ -253,6 +253,26 @@ test.runIf(asRoot && setpriv !== '')(
   },
 );
 
+test.runIf(asRoot && setpriv !== '')(
+  "a previous build this user may not remove is said in one line, and its lock is gone (skipped unless root with setpriv: it builds as nobody, beside root's dist/)",
+  () => {
+    const dir = checkout('/tmp');
+    chmodSync(dir, 0o777);
+    mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'cli', 'index.js'), '');
+    const run = spawnSync(
+      setpriv,
+      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, 'scripts/build.mjs'],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, LABEL: 'a' } },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^build: cannot remove the previous build: EACCES: [^\n]+\n$/);
+    expect(existsSync(join(dir, 'dist', 'cli', 'index.js'))).toBe(true);
+    expect(existsSync(lockFile(dir))).toBe(false);
+    expect(log(dir)).toBe('');
+  },
+);
+
 test('an argument it does not know is refused before anything runs', async () => {
   const dir = checkout();
   const run = await build(dir, 'a', {}, ['--relaese']).ended;
