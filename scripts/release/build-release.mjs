@@ -62,15 +62,19 @@ mkdirSync(release, { recursive: true });
 let exe;
 try {
   exe = await interruptible(async (signal) => {
-    const built = await runChild(
-      process.execPath,
-      [join(import.meta.dirname, 'build-sea.mjs'), join(scratch, 'sea')],
-      {
-        signal,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    return built.stdout.trim();
+    try {
+      const built = await runChild(
+        process.execPath,
+        [join(import.meta.dirname, 'build-sea.mjs'), join(scratch, 'sea')],
+        { signal, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      return built.stdout.trim();
+    } catch (error) {
+      // Failed or stopped, it leaves no scratch (its executables, a few hundred megabytes): the
+      // next release build would remove it, but `npm run build` never looks there.
+      rmSync(scratch, { recursive: true, force: true });
+      throw error;
+    }
   });
 } catch (error) {
   // build-sea said why on its stderr, which is this one's; one a signal ended (interruptible.mjs)
@@ -112,8 +116,8 @@ if (archive.endsWith('.zip')) {
 // dist/ was just built: packing need not build it again (prepack).
 const tarball = packPackage(root, release, join(scratch, 'package'));
 
-// Over the files this build wrote, by name: not whatever release/ holds by now, which a second build
-// running in the same checkout may have written into (its SHA256SUMS among them).
+// Over the files this build wrote, by name: not whatever release/ holds by now, which a step of a
+// build killed outright may still have been writing into (CONTRIBUTING, "One build runs at a time").
 const written = [basename(archive), basename(tarball)].sort();
 const sums = written.map(
   (name) =>
