@@ -70,8 +70,8 @@ try {
       );
       return built.stdout.trim();
     } catch (error) {
-      // Failed or stopped, it leaves no scratch (its executables, a few hundred megabytes): the
-      // next release build would remove it, but `npm run build` never looks there.
+      // Failed or stopped, it leaves no scratch (the executables it had begun, over a hundred
+      // megabytes): the next release build would remove it, but `npm run build` never looks there.
       rmSync(scratch, { recursive: true, force: true });
       throw error;
     }
