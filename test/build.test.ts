@@ -75,6 +75,16 @@ async function buildInTsc(tscMs: number) {
 const lockFile = (dir: string) => join(dir, '.tmp', 'build.lock');
 const onPosix = process.platform !== 'win32';
 
+/** A checkout whose .tmp/build.lock holds `content`, last touched `ago` ms ago. */
+function checkoutWithLock(content: string, ago = 0): string {
+  const dir = checkout();
+  mkdirSync(join(dir, '.tmp'));
+  writeFileSync(lockFile(dir), content);
+  const touched = new Date(Date.now() - ago);
+  utimesSync(lockFile(dir), touched, touched);
+  return dir;
+}
+
 test('a build removes the previous dist/, runs tsc then the bundles, and leaves no lock', async () => {
   const dir = checkout();
   mkdirSync(join(dir, 'dist'));
@@ -130,24 +140,16 @@ test('each build waited for is said: a third build says whom it waits for after 
 }, 20_000);
 
 test('a lock untouched for ten seconds is taken over at once, though a process has its pid (a zombie, a pid given again)', async () => {
-  const dir = checkout();
-  mkdirSync(join(dir, '.tmp'));
-  writeFileSync(lockFile(dir), `${process.pid}\n`);
-  const minuteAgo = new Date(Date.now() - 60_000);
-  utimesSync(lockFile(dir), minuteAgo, minuteAgo);
+  const dir = checkoutWithLock(`${process.pid}\n`, 60_000);
   const run = await build(dir, 'a').ended;
   expect(run).toEqual({ status: 0, signal: null, stderr: '' });
   expect(existsSync(lockFile(dir))).toBe(false);
 });
 
 test('a lock a running process holds but stops touching is waited for until it goes stale', async () => {
-  const dir = checkout();
-  mkdirSync(join(dir, '.tmp'));
-  writeFileSync(lockFile(dir), `${process.pid}\n`);
-  // Seven seconds ago: the build, however slowly it starts on a loaded machine, finds it still
-  // fresh, and waits the three seconds left.
-  const sevenSecondsAgo = new Date(Date.now() - 7_000);
-  utimesSync(lockFile(dir), sevenSecondsAgo, sevenSecondsAgo);
+  // Touched seven seconds ago: the build, however slowly it starts on a loaded machine, finds it
+  // still fresh, and waits the three seconds left.
+  const dir = checkoutWithLock(`${process.pid}\n`, 7_000);
   const started = Date.now();
   const run = await build(dir, 'a').ended;
   expect(run).toEqual({
@@ -164,9 +166,7 @@ test.each([
   ['no pid', () => 'not a pid\n'],
   ['nothing', () => ''],
 ])('a lock left holding %s is taken over without waiting', async (_, content) => {
-  const dir = checkout();
-  mkdirSync(join(dir, '.tmp'));
-  writeFileSync(lockFile(dir), content());
+  const dir = checkoutWithLock(content());
   const run = await build(dir, 'a').ended;
   expect(run).toEqual({ status: 0, signal: null, stderr: '' });
   expect(log(dir)).toContain('a bundle\n');
