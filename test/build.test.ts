@@ -139,27 +139,45 @@ test('each build waited for is said: a third build says whom it waits for after 
   );
 }, 20_000);
 
-test('a lock untouched for ten seconds is taken over at once, though a process has its pid (a zombie, a pid given again)', async () => {
-  const dir = checkoutWithLock(`${process.pid}\n`, 60_000);
-  const run = await build(dir, 'a').ended;
-  expect(run).toEqual({ status: 0, signal: null, stderr: '' });
-  expect(existsSync(lockFile(dir))).toBe(false);
-});
+/** Runs `use(pid)` while a process that is no build (nor the build's parent) runs with that pid. */
+async function withOtherProcess(use: (pid: number) => Promise<void>): Promise<void> {
+  const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+  const gone = new Promise((res) => other.once('exit', res));
+  try {
+    await use(other.pid as number);
+  } finally {
+    other.kill();
+    await gone;
+  }
+}
 
-test('a lock a running process holds but stops touching is waited for until it goes stale', async () => {
-  // Touched seven seconds ago: the build, however slowly it starts on a loaded machine, finds it
-  // still fresh, and waits the three seconds left.
-  const dir = checkoutWithLock(`${process.pid}\n`, 7_000);
-  const started = Date.now();
-  const run = await build(dir, 'a').ended;
-  expect(run).toEqual({
-    status: 0,
-    signal: null,
-    stderr: `build: waiting for the build that process ${process.pid} runs in this checkout to end\n`,
-  });
-  expect(Date.now() - started).toBeGreaterThan(1_500);
-  expect(existsSync(lockFile(dir))).toBe(false);
-}, 20_000);
+test('a lock untouched for ten seconds is taken over at once, though a process has its pid (a zombie, a pid given again)', () =>
+  withOtherProcess(async (pid) => {
+    const dir = checkoutWithLock(`${pid}\n`, 60_000);
+    const run = await build(dir, 'a').ended;
+    expect(run).toEqual({ status: 0, signal: null, stderr: '' });
+    expect(existsSync(lockFile(dir))).toBe(false);
+  }));
+
+test(
+  'a lock a running process holds but stops touching is waited for until it goes stale',
+  () =>
+    withOtherProcess(async (pid) => {
+      // Touched seven seconds ago: the build, however slowly it starts on a loaded machine, finds it
+      // still fresh, and waits the three seconds left.
+      const dir = checkoutWithLock(`${pid}\n`, 7_000);
+      const started = Date.now();
+      const run = await build(dir, 'a').ended;
+      expect(run).toEqual({
+        status: 0,
+        signal: null,
+        stderr: `build: waiting for the build that process ${pid} runs in this checkout to end\n`,
+      });
+      expect(Date.now() - started).toBeGreaterThan(1_500);
+      expect(existsSync(lockFile(dir))).toBe(false);
+    }),
+  20_000,
+);
 
 test.each([
   ['a process that is gone', () => `${spawnSync(process.execPath, ['-e', '']).pid}\n`],
