@@ -8,11 +8,10 @@
  * (release/interruptible.mjs).
  */
 import { rmSync } from 'node:fs';
-import { constants } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withBuildLock } from './build-lock.mjs';
 import { BuildFailure, reportFailures } from './release/failure.mjs';
-import { interruptible, runChild } from './release/interruptible.mjs';
+import { exitStatus, interruptible, runChild } from './release/interruptible.mjs';
 
 reportFailures('build');
 
@@ -50,7 +49,7 @@ await interruptible((signal) =>
           // The step said why on its own stderr; one that could not start did not.
           if (error.status == null && error.signal == null)
             console.error(`build: cannot run ${script}: ${error.message}`);
-          process.exitCode = error.status ?? (error.signal ? 128 + constants.signals[error.signal] : 1);
+          process.exitCode = exitStatus(error);
           return;
         }
       }

@@ -22,12 +22,11 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { constants } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { assertBuilt } from './built.mjs';
 import { entryTime } from './entry-time.mjs';
 import { reportFailures } from './failure.mjs';
-import { interruptible, runChild } from './interruptible.mjs';
+import { exitStatus, interruptible, runChild } from './interruptible.mjs';
 import { packPackage } from './pack-package.mjs';
 import { archiveName, tarCommand } from './platform.mjs';
 
@@ -79,7 +78,7 @@ try {
 } catch (error) {
   // build-sea said why on its stderr, which is this one's; one a signal ended (interruptible.mjs)
   // ends this one as the shell would say it, 128 + n.
-  process.exit(error.status ?? (error.signal ? 128 + constants.signals[error.signal] : 1));
+  process.exit(exitStatus(error));
 }
 
 // The archive holds its files at its top, so `tar -xzf … tokencli` takes the executable alone.

@@ -52,6 +52,14 @@ function endBy(name) {
 }
 
 /**
+ * The exit status a shell would give for a child that failed as `error` says (runChild's, or
+ * execFileSync's): its own status, 128 + n for one a signal ended, else 1 (it did not start).
+ */
+export function exitStatus(error) {
+  return error.status ?? (error.signal ? 128 + constants.signals[error.signal] : 1);
+}
+
+/**
  * Runs `file` to its end as execFileSync would, but leaving node's event loop free, so that an
  * interruption is heard while it runs: `signal` then stops it (SIGTERM) and, once it has exited,
  * this rejects with the signal's reason. Resolves with what it wrote on stdout and stderr where
