@@ -46,10 +46,16 @@ trap stop_runs EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# Each run's TMPDIR is reached through a symbolic link, as macOS's is (/var/folders under /var, a
+# link to /private/var), where zsh and bash as sh are the shells users have: a path install.sh
+# makes absolute from its working directory comes back as the real one, and a test that expects
+# the linked one fails here.
+mkdir "$logs/real"
+ln -s "$logs/real" "$logs/linked"
 start_run() {
   local index="$1"
-  mkdir "$logs/tmp$index"
-  TOKENCLI_TEST_INSTALL_SHELL="${shells[$index]}" TMPDIR="$logs/tmp$index" NODE_DISABLE_COMPILE_CACHE=1 \
+  mkdir "$logs/real/tmp$index"
+  TOKENCLI_TEST_INSTALL_SHELL="${shells[$index]}" TMPDIR="$logs/linked/tmp$index" NODE_DISABLE_COMPILE_CACHE=1 \
     node_modules/.bin/vitest run test/release/install-script.test.ts >"$logs/$index.log" 2>&1 &
   pids[index]=$!
 }

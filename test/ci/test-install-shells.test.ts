@@ -13,6 +13,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -25,8 +26,8 @@ const SHELLS = ['zsh', 'ksh93', 'bash', 'busybox', 'mksh', 'yash'];
 const bash = spawnSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).stdout.trim();
 
 /**
- * A copy of the script, with a vitest that logs "start SHELL PID", "pause PID" and "end SHELL" to
- * runs.log, prints two lines around a pause of PAUSE seconds, leaves a file in its TMPDIR and fails for the
+ * A copy of the script, with a vitest that logs "start SHELL PID", "tmp TMPDIR ITS-REAL-PATH",
+ * "pause PID" and "end SHELL" to runs.log, prints two lines around a pause of PAUSE seconds, leaves a file in its TMPDIR and fails for the
  * shell in FAIL; and a bin directory holding a stand-in for each shell but those in `missing`.
  */
 function checkout(missing: string[] = []) {
@@ -44,6 +45,7 @@ function checkout(missing: string[] = []) {
       '#!/bin/sh',
       'shell=$TOKENCLI_TEST_INSTALL_SHELL',
       'echo "start $shell $$" >> runs.log',
+      'echo "tmp $TMPDIR $(cd "$TMPDIR" && pwd -P)" >> runs.log',
       'echo "first line by $shell"',
       ': > "$TMPDIR/left-by-the-run"',
       // Stopped, it stops its pause too, as vitest stops its workers.
@@ -140,7 +142,19 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
     const log = runsLog(where.dir);
     expect(log.match(/^end /gm)).toHaveLength(6);
     expect(mostAtOnce(log)).toBe(3);
-    // Each run's TMPDIR was its own, inside the script's directory, which is gone.
+    // Each run's TMPDIR was its own, inside the script's directory, reached through a link; that
+    // directory is gone.
+    const tmps = [...log.matchAll(/^tmp (\S+) (\S+)$/gm)].map((m) => ({
+      given: m[1] ?? '',
+      real: m[2] ?? '',
+    }));
+    expect(new Set(tmps.map(({ real }) => real)).size).toBe(6);
+    for (const { given, real } of tmps) {
+      expect(given.startsWith(`${where.tmp}/tokencli-install-shells.`)).toBe(true);
+      // The link is the script's, not one above the test's own directory.
+      expect(real).not.toBe(given.replace(where.tmp, realpathSync(where.tmp)));
+      expect(real.split('/').pop()).toBe(given.split('/').pop());
+    }
     expect(readdirSync(where.tmp)).toEqual([]);
   });
 
