@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { collectOutput } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dirs.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -49,9 +50,9 @@ function checkout(missing: string[] = []) {
       'echo "first line by $shell"',
       ': > "$TMPDIR/left-by-the-run"',
       // Stopped, it stops its pause too, as vitest stops its workers.
+      "trap 'kill $pause; wait $pause; exit 143' TERM",
       'sleep "$PAUSE" & pause=$!',
       'echo "pause $pause" >> runs.log',
-      "trap 'kill $pause; wait $pause; exit 143' TERM",
       'wait $pause',
       'echo "last line by $shell"',
       'echo "end $shell" >> runs.log',
@@ -77,18 +78,7 @@ function run(where: ReturnType<typeof checkout>, env: Record<string, string>) {
     env: { ...process.env, PATH: `${where.bin}:${process.env.PATH}`, TMPDIR: where.tmp, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const ended = new Promise<{ status: number | null; stdout: string; stderr: string }>((res) =>
-    child.once('close', (status) => res({ status, stdout, stderr })),
-  );
-  return { ended };
+  return { child, ended: collectOutput(child) };
 }
 
 const runsLog = (dir: string) =>
@@ -119,9 +109,9 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
   test('runs three at a time; each output whole after its result, in order; one failure fails the script after all', async () => {
     const where = checkout();
     const { bin } = where;
-    const { status, stdout, stderr } = await run(where, { PAUSE: '1', FAIL: `${bin}/mksh` }).ended;
+    const { code, stdout, stderr } = await run(where, { PAUSE: '1', FAIL: `${bin}/mksh` }).ended;
     expect(stderr).toBe('');
-    expect(status).toBe(1);
+    expect(code).toBe(1);
     const named = [
       `${bin}/zsh`,
       `${bin}/ksh93`,
@@ -160,8 +150,8 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
 
   test('all passing: exit 0', async () => {
     const where = checkout();
-    const { status, stdout } = await run(where, { PAUSE: '0' }).ended;
-    expect(status).toBe(0);
+    const { code, stdout } = await run(where, { PAUSE: '0' }).ended;
+    expect(code).toBe(0);
     expect(stdout.match(/: passed\n/g)).toHaveLength(6);
     expect(readdirSync(where.tmp)).toEqual([]);
   });
@@ -169,10 +159,10 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
   test('a shell that is not installed is named before anything runs', async () => {
     const where = checkout(['mksh']);
     // Without the stand-in, PATH must not find a real one either.
-    const { status, stdout, stderr } = await run(where, { PAUSE: '0', PATH: `${where.bin}:${bashDir()}` })
+    const { code, stdout, stderr } = await run(where, { PAUSE: '0', PATH: `${where.bin}:${bashDir()}` })
       .ended;
-    expect({ status, stdout, stderr }).toEqual({
-      status: 1,
+    expect({ code, stdout, stderr }).toEqual({
+      code: 1,
       stdout: '',
       stderr: 'test-install-shells: mksh is not installed (scripts/ci/linux-test-deps.sh installs it)\n',
     });
@@ -181,19 +171,14 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
 
   test('stopped (SIGTERM), it stops the runs going and leaves none of their files', async () => {
     const where = checkout();
-    const script = spawn(bash, [join(where.dir, 'scripts', 'ci', 'test-install-shells.sh')], {
-      cwd: where.dir,
-      env: { ...process.env, PATH: `${where.bin}:${process.env.PATH}`, TMPDIR: where.tmp, PAUSE: '60' },
-      stdio: 'ignore',
-    });
-    const ended = new Promise<number | null>((res) => script.once('close', (status) => res(status)));
+    const { child, ended } = run(where, { PAUSE: '60' });
     const end = Date.now() + 10_000;
-    while ((runsLog(where.dir).match(/^start /gm) ?? []).length < 3 && Date.now() < end)
+    while ((runsLog(where.dir).match(/^pause /gm) ?? []).length < 3 && Date.now() < end)
       await new Promise((res) => setTimeout(res, 25));
     const pids = [...runsLog(where.dir).matchAll(/^start \S+(?: \S+)? (\d+)$/gm)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(3);
-    script.kill('SIGTERM');
-    expect(await ended).toBe(143);
+    child.kill('SIGTERM');
+    expect((await ended).code).toBe(143);
     const pauses = [...runsLog(where.dir).matchAll(/^pause (\d+)$/gm)].map((m) => Number(m[1]));
     expect(pauses).toHaveLength(3);
     expect([...pids, ...pauses].filter(isRunning)).toEqual([]);
