@@ -33,7 +33,8 @@ pids=()
 # directories; each run has its TMPDIR in here, so they go too.
 stop_runs() {
   local pid try
-  for pid in "${pids[@]}"; do [ -z "$pid" ] || kill "$pid" 2>/dev/null || true; done
+  # (${a[@]+...}: bash before 4.4, macOS's, calls an empty array unset under set -u.)
+  for pid in ${pids[@]+"${pids[@]}"}; do [ -z "$pid" ] || kill "$pid" 2>/dev/null || true; done
   wait || true
   # A stopped run's tests' processes may still write into its TMPDIR for a moment.
   for try in 1 2 3 4 5; do
