@@ -28,13 +28,14 @@ done
 
 logs="$(mktemp -d "${TMPDIR:-/tmp}/tokencli-install-shells.XXXXXX")"
 pids=()
-# However this script ends (a failure, or CI stopping it), no run goes on without it, and its logs
-# go. vitest, stopped, stops its workers and their tests' processes, but leaves its temporary
-# directories; each run has its TMPDIR in here, so they go too.
+# However this script ends (done, failed, or stopped by CI or Ctrl-C), no run goes on without it,
+# and its directory goes. vitest, stopped, stops its workers and their tests' processes, but runs
+# no clean-up: what a run's tests made in its TMPDIR goes with this directory (one test, run as
+# root, keeps a directory in /tmp on purpose, which then stays).
 stop_runs() {
   local pid try
-  # (${a[@]+...}: bash before 4.4, macOS's, calls an empty array unset under set -u.)
-  for pid in ${pids[@]+"${pids[@]}"}; do [ -z "$pid" ] || kill "$pid" 2>/dev/null || true; done
+  # Every run not yet waited for, a run whose pid a signal kept from being noted included.
+  for pid in $(jobs -p); do kill "$pid" 2>/dev/null || true; done
   wait || true
   # A stopped run's tests' processes may still write into its TMPDIR for a moment.
   for try in 1 2 3 4 5; do
@@ -43,9 +44,32 @@ stop_runs() {
   done
   rm -rf "$logs" || true
 }
+# Stopped by a signal: the runs going are stopped and their output so far printed (what a run
+# that hung was doing), then this script ends by that same signal, so that a caller (.ci/run)
+# stops too rather than taking it for a failed step (or by its status, should the signal not end
+# it). A second signal meanwhile is ignored, so the clean-up is not cut short.
+stopped_by() {
+  local signal="$1" status="$2" index
+  trap '' INT TERM HUP
+  for ((index = 0; index < ${#pids[@]}; index++)); do
+    [ -z "${pids[index]:-}" ] || kill "${pids[index]}" 2>/dev/null || true
+  done
+  for ((index = 0; index < ${#pids[@]}; index++)); do
+    [ -n "${pids[index]:-}" ] || continue
+    wait "${pids[index]}" 2>/dev/null || true
+    pids[index]=''
+    echo "test-install-shells: install.sh's tests run by ${shells[index]}: stopped by SIG$signal"
+    cat "$logs/$index.log" 2>/dev/null || true
+  done
+  stop_runs
+  trap - EXIT "$signal"
+  kill -s "$signal" $$
+  exit "$status"
+}
 trap stop_runs EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'stopped_by INT 130' INT
+trap 'stopped_by TERM 143' TERM
+trap 'stopped_by HUP 129' HUP
 
 # Each run's TMPDIR is reached through a symbolic link, as macOS's is (/var/folders under /var, a
 # link to /private/var), where zsh and bash as sh are the shells users have: a path install.sh
@@ -64,9 +88,15 @@ start_run() {
 failed=0
 for ((index = 0; index < ${#shells[@]} && index < at_once; index++)); do start_run "$index"; done
 for ((index = 0; index < ${#shells[@]}; index++)); do
-  if wait "${pids[index]}"; then status=passed; else status=FAILED; failed=1; fi
+  status=0
+  wait "${pids[index]}" || status=$?
+  # vitest ends with 130 on a SIGINT. A Ctrl-C reaches the whole process group, and where this
+  # script was started with SIGINT ignored (an asynchronous command of a script is), its INT trap
+  # cannot be set and only vitest sees it; so that status is a Ctrl-C here too.
+  [ "$status" != 130 ] || stopped_by INT 130
   pids[index]=''
-  echo "test-install-shells: install.sh's tests run by ${shells[index]}: $status"
+  if [ "$status" = 0 ]; then result=passed; else result=FAILED; failed=1; fi
+  echo "test-install-shells: install.sh's tests run by ${shells[index]}: $result"
   cat "$logs/$index.log"
   next=$((index + at_once))
   if [ "$next" -lt "${#shells[@]}" ]; then start_run "$next"; fi

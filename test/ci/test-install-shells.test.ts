@@ -2,8 +2,10 @@
  * scripts/ci/test-install-shells.sh runs install.sh's tests by six shells, three at a time: each
  * run's output comes whole after its result, in the shells' order; one failing run fails the
  * script after all have run; a missing shell is said before anything runs; and stopped, the script
- * stops its runs and leaves none of their files. Each test runs the real script in a copy whose
- * vitest is a stand-in that logs when it starts and ends, and whose shells are stand-ins on PATH.
+ * stops its runs, prints what they had said, removes their temporary directories and ends by the
+ * signal it got, so that its caller stops too. Each test runs the real script in a copy whose
+ * vitest is a stand-in that logs what it is given and when it starts and ends, and whose shells
+ * are stand-ins on PATH.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -27,9 +29,11 @@ const SHELLS = ['zsh', 'ksh93', 'bash', 'busybox', 'mksh', 'yash'];
 const bash = spawnSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).stdout.trim();
 
 /**
- * A copy of the script, with a vitest that logs "start SHELL PID", "tmp TMPDIR ITS-REAL-PATH",
- * "pause PID" and "end SHELL" to runs.log, prints two lines around a pause of PAUSE seconds, leaves a file in its TMPDIR and fails for the
- * shell in FAIL; and a bin directory holding a stand-in for each shell but those in `missing`.
+ * A copy of the script, with a vitest that logs "start SHELL PID", "args ARGUMENTS", "tmp TMPDIR
+ * ITS-REAL-PATH", "pause PID" and "end SHELL" to runs.log, prints two lines around a pause of
+ * PAUSE seconds, leaves a file in its TMPDIR and fails for the shell in FAIL; stopped, it ends as
+ * vitest does (130 on SIGINT, 143 on SIGTERM), after STOPPING seconds (run's default 0). And a bin
+ * directory holding a stand-in for each shell but those in `missing`.
  */
 function checkout(missing: string[] = []) {
   const dir = tempDir('tokencli-install-shells-test-');
@@ -39,6 +43,26 @@ function checkout(missing: string[] = []) {
     join(dir, 'scripts', 'ci', 'test-install-shells.sh'),
   );
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  // The pause in node, as vitest is: an asynchronous command of a script has SIGINT ignored, which
+  // sh may not trap again, and node's handler still gets it.
+  const pause = join(dir, 'pause.mjs');
+  writeFileSync(
+    pause,
+    [
+      "import { appendFileSync } from 'node:fs';",
+      'const shell = process.env.TOKENCLI_TEST_INSTALL_SHELL;',
+      "appendFileSync('runs.log', 'pause ' + process.pid + '\\n');",
+      'const stop = (status) => setTimeout(() => process.exit(status), Number(process.env.STOPPING) * 1000);',
+      "process.on('SIGINT', () => stop(130));",
+      "process.on('SIGTERM', () => stop(143));",
+      'setTimeout(() => {',
+      "  console.log('last line by ' + shell);",
+      "  appendFileSync('runs.log', 'end ' + shell + '\\n');",
+      '  process.exit(shell === process.env.FAIL ? 1 : 0);',
+      '}, Number(process.env.PAUSE) * 1000);',
+      '',
+    ].join('\n'),
+  );
   const vitest = join(dir, 'node_modules', '.bin', 'vitest');
   writeFileSync(
     vitest,
@@ -46,17 +70,11 @@ function checkout(missing: string[] = []) {
       '#!/bin/sh',
       'shell=$TOKENCLI_TEST_INSTALL_SHELL',
       'echo "start $shell $$" >> runs.log',
+      'echo "args $*" >> runs.log',
       'echo "tmp $TMPDIR $(cd "$TMPDIR" && pwd -P)" >> runs.log',
       'echo "first line by $shell"',
       ': > "$TMPDIR/left-by-the-run"',
-      // Stopped, it stops its pause too, as vitest stops its workers.
-      "trap 'kill $pause; wait $pause; exit 143' TERM",
-      'sleep "$PAUSE" & pause=$!',
-      'echo "pause $pause" >> runs.log',
-      'wait $pause',
-      'echo "last line by $shell"',
-      'echo "end $shell" >> runs.log',
-      '[ "$shell" != "$FAIL" ]',
+      `exec '${process.execPath}' '${pause}'`,
       '',
     ].join('\n'),
   );
@@ -72,10 +90,30 @@ function checkout(missing: string[] = []) {
   return { dir, bin, tmp };
 }
 
-function run(where: ReturnType<typeof checkout>, env: Record<string, string>) {
-  const child = spawn(bash, [join(where.dir, 'scripts', 'ci', 'test-install-shells.sh')], {
+/**
+ * The script in the copy. `group`: in a process group of its own, as a terminal's job is;
+ * `ignoringSigint`: started with SIGINT ignored, as an asynchronous command of a script is.
+ */
+function run(
+  where: ReturnType<typeof checkout>,
+  env: Record<string, string>,
+  group = false,
+  ignoringSigint = false,
+) {
+  const script = join(where.dir, 'scripts', 'ci', 'test-install-shells.sh');
+  const [command, args] = ignoringSigint
+    ? ['sh', ['-c', 'trap "" INT; exec "$0" "$1"', bash, script]]
+    : [bash, [script]];
+  const child = spawn(command, args, {
     cwd: where.dir,
-    env: { ...process.env, PATH: `${where.bin}:${process.env.PATH}`, TMPDIR: where.tmp, ...env },
+    detached: group,
+    env: {
+      ...process.env,
+      PATH: `${where.bin}:${process.env.PATH}`,
+      TMPDIR: where.tmp,
+      STOPPING: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return { child, ended: collectOutput(child) };
@@ -131,6 +169,7 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
     );
     const log = runsLog(where.dir);
     expect(log.match(/^end /gm)).toHaveLength(6);
+    expect(log.match(/^args .*$/gm)).toEqual(Array(6).fill('args run test/release/install-script.test.ts'));
     expect(mostAtOnce(log)).toBe(3);
     // Each run's TMPDIR was its own, inside the script's directory, reached through a link; that
     // directory is gone.
@@ -169,20 +208,87 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
     expect(runsLog(where.dir)).toBe('');
   });
 
-  test('stopped (SIGTERM), it stops the runs going and leaves none of their files', async () => {
+  /** The script with three runs going (each paused for a minute), and the pids of those runs and their pauses. */
+  async function threeRunsGoing(env: Record<string, string> = {}, group = false, ignoringSigint = false) {
     const where = checkout();
-    const { child, ended } = run(where, { PAUSE: '60' });
+    const script = run(where, { PAUSE: '60', ...env }, group, ignoringSigint);
     const end = Date.now() + 10_000;
     while ((runsLog(where.dir).match(/^pause /gm) ?? []).length < 3 && Date.now() < end)
       await new Promise((res) => setTimeout(res, 25));
-    const pids = [...runsLog(where.dir).matchAll(/^start \S+(?: \S+)? (\d+)$/gm)].map((m) => Number(m[1]));
-    expect(pids).toHaveLength(3);
+    const pidsOf = (what: string) =>
+      [...runsLog(where.dir).matchAll(new RegExp(`^${what} .*?(\\d+)$`, 'gm'))].map((m) => Number(m[1]));
+    const pids = [...pidsOf('start'), ...pidsOf('pause')];
+    expect(pids).toHaveLength(6);
+    return { where, ...script, pids };
+  }
+
+  /** What the script prints for the first three shells, stopped by `signal` while each ran. */
+  const saidWhenStopped = (bin: string, signal: string) =>
+    [`${bin}/zsh`, `${bin}/ksh93`, `${bin}/bash --posix`]
+      .map(
+        (shell) =>
+          `test-install-shells: install.sh's tests run by ${shell}: stopped by ${signal}\nfirst line by ${shell}\n`,
+      )
+      .join('');
+
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    test(`stopped (${signal}), it stops its runs, prints what they said, removes their directories, and ends by ${signal}`, async () => {
+      const { where, child, ended, pids } = await threeRunsGoing();
+      child.kill(signal);
+      const result = await ended;
+      // Killed by the signal, not exiting: a caller's shell stops too, rather than going on to
+      // its next step as after a failure.
+      expect(result).toEqual({ code: null, signal, stdout: saidWhenStopped(where.bin, signal), stderr: '' });
+      expect(pids.filter(isRunning)).toEqual([]);
+      expect(runsLog(where.dir)).not.toMatch(/^end /m);
+      expect(readdirSync(where.tmp)).toEqual([]);
+    });
+  }
+
+  test('Ctrl-C, which its runs get too and end on: it stops the others and ends by SIGINT, so its caller stops', async () => {
+    const { where, child, ended, pids } = await threeRunsGoing({}, true);
+    process.kill(-(child.pid ?? 0), 'SIGINT');
+    const result = await ended;
+    expect(result).toEqual({
+      code: null,
+      signal: 'SIGINT',
+      stdout: saidWhenStopped(where.bin, 'SIGINT'),
+      stderr: '',
+    });
+    expect(pids.filter(isRunning)).toEqual([]);
+    expect(runsLog(where.dir)).not.toMatch(/^(end|start \S+\/busybox)/m);
+    expect(readdirSync(where.tmp)).toEqual([]);
+  });
+
+  test('Ctrl-C where it was started with SIGINT ignored, and only its runs see it: it stops them all and ends by SIGINT', async () => {
+    const { where, child, ended, pids } = await threeRunsGoing({}, true, true);
+    process.kill(-(child.pid ?? 0), 'SIGINT');
+    const result = await ended;
+    expect(result).toEqual({
+      code: null,
+      signal: 'SIGINT',
+      stdout: saidWhenStopped(where.bin, 'SIGINT'),
+      stderr: '',
+    });
+    expect(pids.filter(isRunning)).toEqual([]);
+    expect(runsLog(where.dir)).not.toMatch(/^(end|start \S+\/busybox)/m);
+    expect(readdirSync(where.tmp)).toEqual([]);
+  });
+
+  test('a second signal while it stops its runs does not cut the clean-up short', async () => {
+    const { where, child, ended, pids } = await threeRunsGoing({ STOPPING: '1' });
     child.kill('SIGTERM');
-    expect((await ended).code).toBe(143);
-    const pauses = [...runsLog(where.dir).matchAll(/^pause (\d+)$/gm)].map((m) => Number(m[1]));
-    expect(pauses).toHaveLength(3);
-    expect([...pids, ...pauses].filter(isRunning)).toEqual([]);
-    expect(runsLog(where.dir)).not.toMatch(/^end /m);
+    await new Promise((res) => setTimeout(res, 300));
+    child.kill('SIGTERM');
+    child.kill('SIGINT');
+    const result = await ended;
+    expect(result).toEqual({
+      code: null,
+      signal: 'SIGTERM',
+      stdout: saidWhenStopped(where.bin, 'SIGTERM'),
+      stderr: '',
+    });
+    expect(pids.filter(isRunning)).toEqual([]);
     expect(readdirSync(where.tmp)).toEqual([]);
   });
 });
