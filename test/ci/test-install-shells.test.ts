@@ -231,65 +231,50 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
       )
       .join('');
 
+  /** The script ended by `signal`, having printed what its three runs said; none of them runs on, none ended, no fourth started, nothing left in TMPDIR. */
+  async function expectStoppedBy(signal: NodeJS.Signals, going: Awaited<ReturnType<typeof threeRunsGoing>>) {
+    const { where, ended, pids } = going;
+    // Killed by the signal, not exiting: a caller's shell stops too, rather than going on to its
+    // next step as after a failure.
+    expect(await ended).toEqual({
+      code: null,
+      signal,
+      stdout: saidWhenStopped(where.bin, signal),
+      stderr: '',
+    });
+    expect(pids.filter(isRunning)).toEqual([]);
+    expect(runsLog(where.dir)).not.toMatch(/^(end |start \S+\/busybox)/m);
+    expect(readdirSync(where.tmp)).toEqual([]);
+  }
+
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
     test(`stopped (${signal}), it stops its runs, prints what they said, removes their directories, and ends by ${signal}`, async () => {
-      const { where, child, ended, pids } = await threeRunsGoing();
-      child.kill(signal);
-      const result = await ended;
-      // Killed by the signal, not exiting: a caller's shell stops too, rather than going on to
-      // its next step as after a failure.
-      expect(result).toEqual({ code: null, signal, stdout: saidWhenStopped(where.bin, signal), stderr: '' });
-      expect(pids.filter(isRunning)).toEqual([]);
-      expect(runsLog(where.dir)).not.toMatch(/^end /m);
-      expect(readdirSync(where.tmp)).toEqual([]);
+      const going = await threeRunsGoing();
+      going.child.kill(signal);
+      await expectStoppedBy(signal, going);
     });
   }
 
-  test('Ctrl-C, which its runs get too and end on: it stops the others and ends by SIGINT, so its caller stops', async () => {
-    const { where, child, ended, pids } = await threeRunsGoing({}, true);
-    process.kill(-(child.pid ?? 0), 'SIGINT');
-    const result = await ended;
-    expect(result).toEqual({
-      code: null,
-      signal: 'SIGINT',
-      stdout: saidWhenStopped(where.bin, 'SIGINT'),
-      stderr: '',
-    });
-    expect(pids.filter(isRunning)).toEqual([]);
-    expect(runsLog(where.dir)).not.toMatch(/^(end|start \S+\/busybox)/m);
-    expect(readdirSync(where.tmp)).toEqual([]);
-  });
-
-  test('Ctrl-C where it was started with SIGINT ignored, and only its runs see it: it stops them all and ends by SIGINT', async () => {
-    const { where, child, ended, pids } = await threeRunsGoing({}, true, true);
-    process.kill(-(child.pid ?? 0), 'SIGINT');
-    const result = await ended;
-    expect(result).toEqual({
-      code: null,
-      signal: 'SIGINT',
-      stdout: saidWhenStopped(where.bin, 'SIGINT'),
-      stderr: '',
-    });
-    expect(pids.filter(isRunning)).toEqual([]);
-    expect(runsLog(where.dir)).not.toMatch(/^(end|start \S+\/busybox)/m);
-    expect(readdirSync(where.tmp)).toEqual([]);
-  });
+  for (const ignoringSigint of [false, true]) {
+    test(
+      ignoringSigint
+        ? 'Ctrl-C where it was started with SIGINT ignored, and only its runs see it: it stops them all and ends by SIGINT'
+        : 'Ctrl-C, which its runs get too and end on: it stops the others and ends by SIGINT, so its caller stops',
+      async () => {
+        const going = await threeRunsGoing({}, true, ignoringSigint);
+        process.kill(-(going.child.pid ?? 0), 'SIGINT');
+        await expectStoppedBy('SIGINT', going);
+      },
+    );
+  }
 
   test('a second signal while it stops its runs does not cut the clean-up short', async () => {
-    const { where, child, ended, pids } = await threeRunsGoing({ STOPPING: '1' });
-    child.kill('SIGTERM');
+    const going = await threeRunsGoing({ STOPPING: '1' });
+    going.child.kill('SIGTERM');
     await new Promise((res) => setTimeout(res, 300));
-    child.kill('SIGTERM');
-    child.kill('SIGINT');
-    const result = await ended;
-    expect(result).toEqual({
-      code: null,
-      signal: 'SIGTERM',
-      stdout: saidWhenStopped(where.bin, 'SIGTERM'),
-      stderr: '',
-    });
-    expect(pids.filter(isRunning)).toEqual([]);
-    expect(readdirSync(where.tmp)).toEqual([]);
+    going.child.kill('SIGTERM');
+    going.child.kill('SIGINT');
+    await expectStoppedBy('SIGTERM', going);
   });
 });
 
