@@ -10,6 +10,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, utimesSync, wri
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
 import { tempDir } from './helpers/temp-dirs.js';
+import { until } from './helpers/until.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -55,14 +56,6 @@ function build(dir: string, label: string, env: Record<string, string> = {}, arg
 
 const log = (dir: string) =>
   existsSync(join(dir, 'build.log')) ? readFileSync(join(dir, 'build.log'), 'utf8') : '';
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 25));
-  }
-}
 
 /** A build "a" in a fresh checkout, once its tsc (which takes `tscMs`) has started: the checkout, the build and its tsc's pid. */
 async function buildInTsc(tscMs: number) {

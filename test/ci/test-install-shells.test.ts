@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { collectOutput } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dirs.js';
+import { until } from '../helpers/until.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const SHELLS = ['zsh', 'ksh93', 'bash', 'busybox', 'mksh', 'yash'];
@@ -212,9 +213,7 @@ describe.skipIf(process.platform === 'win32' || !bash)('test-install-shells.sh (
   async function threeRunsGoing(env: Record<string, string> = {}, group = false, ignoringSigint = false) {
     const where = checkout();
     const script = run(where, { PAUSE: '60', ...env }, group, ignoringSigint);
-    const end = Date.now() + 10_000;
-    while ((runsLog(where.dir).match(/^pause /gm) ?? []).length < 3 && Date.now() < end)
-      await new Promise((res) => setTimeout(res, 25));
+    await until('three runs to pause', () => (runsLog(where.dir).match(/^pause /gm) ?? []).length >= 3);
     const pidsOf = (what: string) =>
       [...runsLog(where.dir).matchAll(new RegExp(`^${what} .*?(\\d+)$`, 'gm'))].map((m) => Number(m[1]));
     const pids = [...pidsOf('start'), ...pidsOf('pause')];
