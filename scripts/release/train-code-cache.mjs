@@ -20,20 +20,21 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { makeDirOfThisProcess } from '../left-dirs.mjs';
 import { BuildFailure } from './failure.mjs';
 import { interruptible, runChild } from './interruptible.mjs';
 import { withoutProxies } from './own-service-env.mjs';
-import { makeTrainingDir } from './training-dir.mjs';
 
 /**
- * Trains in a fresh directory under the system's temporary directory (training-dir.mjs) and
+ * Trains in a fresh directory under the system's temporary directory, named by this process's id
+ * so that a later build removes it if this one cannot (left-dirs.mjs), and
  * returns what `use(caches, signal)` returns; the directory is removed once `use` is done with
  * the caches, also when a signal interrupts the build, which then ends by it (interruptible.mjs:
  * `use` gives `signal` to what it runs, with runChild).
  */
 export function withTrainedCodeCaches(exe, use) {
   return interruptible(async (signal) => {
-    const dir = makeTrainingDir();
+    const dir = makeDirOfThisProcess('tokencli-training-');
     try {
       return await use(await trainCodeCaches(exe, dir, { signal }), signal);
     } finally {
