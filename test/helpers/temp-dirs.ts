@@ -12,7 +12,11 @@ export function unregisteredTempDir(parent: string, prefix: string): string {
 
 /** A new directory `<parent>/<prefix>XXXXXX`, removed after the test file (test/setup/remove-temp-dirs.ts). */
 export function tempDir(prefix: string, parent = tmpdir()): string {
-  const dir = unregisteredTempDir(parent, prefix);
+  return removedAfterFile(unregisteredTempDir(parent, prefix));
+}
+
+/** `dir`, made by the caller, removed after the test file as {@link tempDir}'s are. */
+export function removedAfterFile(dir: string): string {
   created.push(dir);
   return dir;
 }

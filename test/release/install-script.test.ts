@@ -28,6 +28,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { makeDirOfThisProcess } from '../../scripts/left-dirs.mjs';
 import { requiredInCi } from '../helpers/ci-required.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
@@ -47,7 +48,7 @@ import {
   THIS_PLATFORM,
   writeSums,
 } from '../helpers/release-server.js';
-import { tempDir as registeredTempDir } from '../helpers/temp-dirs.js';
+import { removedAfterFile } from '../helpers/temp-dirs.js';
 import { closedPort } from '../http/loopback-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -505,8 +506,11 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       const server = await serve(dir);
       const user = asRoot ? [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
       // Nobody must reach the closed directory and read the script: a copy in a directory open to
-      // all (in /tmp, as this run's own temporary directory is private; a checkout may be too).
-      const open = registeredTempDir('tokencli-install-open-', asRoot ? '/tmp' : undefined);
+      // all, in /tmp, as this run's own temporary directory is private (a checkout may be too). It
+      // is named by this process's id, so that a later run removes it if this one is stopped first.
+      const open = asRoot
+        ? removedAfterFile(makeDirOfThisProcess('tokencli-install-open-', '/tmp'))
+        : tempDir('tokencli-install-open-');
       chmodSync(open, 0o755);
       const copy = join(open, 'install.sh');
       copyFileSync(script, copy);
