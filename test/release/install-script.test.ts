@@ -28,7 +28,6 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { makeDirOfThisProcess } from '../../scripts/left-dirs.mjs';
 import { requiredInCi } from '../helpers/ci-required.js';
 import { cleanEnv, tempDir } from '../helpers/cli.js';
 import { opensslMissing, selfSignedCertificate } from '../helpers/openssl.js';
@@ -508,8 +507,14 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       // Nobody must reach the closed directory and read the script: a copy in a directory open to
       // all, in /tmp, as this run's own temporary directory is private (a checkout may be too). It
       // is named by this process's id, so that a later run removes it if this one is stopped first.
+      // (Imported here: it needs the build, which the rest of this file does not.)
       const open = asRoot
-        ? removedAfterFile(makeDirOfThisProcess('tokencli-install-open-', '/tmp'))
+        ? removedAfterFile(
+            (await import('../../scripts/left-dirs.mjs')).makeDirOfThisProcess(
+              'tokencli-install-open-',
+              '/tmp',
+            ),
+          )
         : tempDir('tokencli-install-open-');
       chmodSync(open, 0o755);
       const copy = join(open, 'install.sh');
