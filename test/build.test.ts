@@ -9,14 +9,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from 'vitest';
-import { tempDir } from './helpers/temp-dirs.js';
+import { tempDir, tempDirInSystemTmp } from './helpers/temp-dirs.js';
 import { until } from './helpers/until.js';
 
 const root = resolve(import.meta.dirname, '..');
 
 /** A checkout with the real build scripts, whose tsc (TSC_MS long; TSC_FAIL fails) and bundle.mjs log to build.log. */
-function checkout(parent?: string): string {
-  const dir = tempDir('tokencli-build-test-', parent);
+function checkout(dir = tempDir('tokencli-build-test-')): string {
   mkdirSync(join(dir, 'scripts', 'release'), { recursive: true });
   for (const file of ['build.mjs', 'build-lock.mjs', 'release/interruptible.mjs', 'release/failure.mjs'])
     cpSync(join(root, 'scripts', file), join(dir, 'scripts', file));
@@ -244,9 +243,9 @@ const setpriv = onPosix
   : '';
 test.runIf(asRoot && setpriv !== '')(
   "a lock nobody holds that this user may not remove is said in one line (skipped unless root with setpriv: it builds as nobody, beside root's lock)",
-  () => {
+  async () => {
     // In /tmp, as this run's own temporary directory is closed to nobody.
-    const dir = checkout('/tmp');
+    const dir = checkout(await tempDirInSystemTmp('tokencli-build-test-'));
     chmodSync(dir, 0o755);
     mkdirSync(join(dir, '.tmp'));
     chmodSync(join(dir, '.tmp'), 0o1777);
@@ -268,8 +267,8 @@ test.runIf(asRoot && setpriv !== '')(
 
 test.runIf(asRoot && setpriv !== '')(
   "a previous build this user may not remove is said in one line, and its lock is gone (skipped unless root with setpriv: it builds as nobody, beside root's dist/)",
-  () => {
-    const dir = checkout('/tmp');
+  async () => {
+    const dir = checkout(await tempDirInSystemTmp('tokencli-build-test-'));
     chmodSync(dir, 0o777);
     mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
     writeFileSync(join(dir, 'dist', 'cli', 'index.js'), '');

@@ -31,8 +31,8 @@ pids=()
 # However this script ends (done, failed, or stopped by CI or Ctrl-C), no run goes on without it,
 # and its directory goes. vitest, stopped, stops its workers and their tests' processes, but runs
 # no clean-up: what a run's tests made in its TMPDIR goes with this directory (one test, run as
-# root, needs a directory in /tmp, which then stays until a later run of it, an hour on at the
-# earliest, removes it: scripts/left-dirs.mjs).
+# root, needs a directory in /tmp itself, which then stays until a later run removes it, an hour
+# on at the earliest: scripts/left-dirs.mjs).
 stop_runs() {
   local pid try
   # Every run not yet waited for, a run whose pid a signal kept from being noted included.

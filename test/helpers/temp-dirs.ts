@@ -15,8 +15,19 @@ export function tempDir(prefix: string, parent = tmpdir()): string {
   return removedAfterFile(unregisteredTempDir(parent, prefix));
 }
 
-/** `dir`, made by the caller, removed after the test file as {@link tempDir}'s are. */
-export function removedAfterFile(dir: string): string {
+/**
+ * A new directory in /tmp itself, removed after the test file as {@link tempDir}'s are, for a test
+ * that runs something as another user (nobody, when the suite runs as root), to whom this run's
+ * own temporary directory is closed. It is named by this process's id, so that a later run
+ * removes one that a run stopped part-way left (scripts/left-dirs.mjs, loaded only here: it needs
+ * the build).
+ */
+export async function tempDirInSystemTmp(prefix: string): Promise<string> {
+  const { makeDirOfThisProcess } = await import('../../scripts/left-dirs.mjs');
+  return removedAfterFile(makeDirOfThisProcess(prefix, '/tmp'));
+}
+
+function removedAfterFile(dir: string): string {
   created.push(dir);
   return dir;
 }

@@ -47,7 +47,7 @@ import {
   THIS_PLATFORM,
   writeSums,
 } from '../helpers/release-server.js';
-import { removedAfterFile } from '../helpers/temp-dirs.js';
+import { tempDirInSystemTmp } from '../helpers/temp-dirs.js';
 import { closedPort } from '../http/loopback-server.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -505,16 +505,9 @@ describe.skipIf(process.platform === 'win32')('install.sh (skipped on Windows: a
       const server = await serve(dir);
       const user = asRoot ? [setpriv, '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
       // Nobody must reach the closed directory and read the script: a copy in a directory open to
-      // all, in /tmp, as this run's own temporary directory is private (a checkout may be too). It
-      // is named by this process's id, so that a later run removes it if this one is stopped first.
-      // (Imported here: it needs the build, which the rest of this file does not.)
+      // all, in /tmp, as this run's own temporary directory is private (a checkout may be too).
       const open = asRoot
-        ? removedAfterFile(
-            (await import('../../scripts/left-dirs.mjs')).makeDirOfThisProcess(
-              'tokencli-install-open-',
-              '/tmp',
-            ),
-          )
+        ? await tempDirInSystemTmp('tokencli-install-open-')
         : tempDir('tokencli-install-open-');
       chmodSync(open, 0o755);
       const copy = join(open, 'install.sh');
