@@ -2,8 +2,8 @@
  * Directories a process makes in a temporary directory others share (/tmp), named by the process's
  * id, so that those it could not remove (SIGKILL, a power cut, a second Ctrl-C, a cancelled CI run)
  * are removed by a later one: the release build's code-cache training (release/train-code-cache.mjs)
- * and the install script's test of a directory nobody may write, which needs a place open to all
- * (test/release/install-script.test.ts).
+ * and the tests' directories in /tmp itself, for what they run as another user
+ * (test/helpers/temp-dirs.ts, tempDirInSystemTmp).
  */
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,8 @@
 /**
  * scripts/left-dirs.mjs: a directory named by its process's id in a shared temporary directory,
  * and the sweep that removes those a stopped process left, and nothing else. The release build's
- * use of it is tested end to end in test/release/train-code-cache.test.ts.
+ * use of it is tested end to end in test/release/train-code-cache.test.ts; the tests' own, through
+ * tempDirInSystemTmp(), is what test/build.test.ts and test/release/install-script.test.ts run on.
  */
 import { spawnSync } from 'node:child_process';
 import {
