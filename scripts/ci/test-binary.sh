@@ -15,8 +15,9 @@ if [ "$(env -i PATH=/nonexistent "$dir/tokencli" --version)" != "$version" ]; th
   exit 1
 fi
 if command -v dbus-run-session >/dev/null && command -v gnome-keyring-daemon >/dev/null; then
-  mkdir "$dir/home"
-  HOME="$dir/home" dbus-run-session -- sh -c \
+  # The bus's and gnome-keyring's sockets in $dir too (test/store/fixtures/session-bus.sh).
+  mkdir "$dir/home" && mkdir -m 700 "$dir/run"
+  HOME="$dir/home" XDG_RUNTIME_DIR="$dir/run" test/store/fixtures/session-bus.sh sh -c \
     'printf ci | gnome-keyring-daemon --unlock --components=secrets >/dev/null && node scripts/release/smoke.mjs "$0" --keychain' \
     "$dir/tokencli"
 else

@@ -1,6 +1,6 @@
 /**
  * The keychain backend against a REAL Secret Service: gnome-keyring in a private D-Bus session
- * (`dbus-run-session`), in a throw-away HOME. Children run the built dist/ (store-child.ts).
+ * (fixtures/session-bus.sh), in a throw-away HOME. Children run the built dist/ (store-child.ts).
  * Where the tools are missing these tests skip and say why, except under CI (which installs them
  * in .ci/run), where they fail.
  */

@@ -13,6 +13,7 @@ import { tempDir } from '../helpers/temp-dirs.js';
 
 export const CHILD = resolve(import.meta.dirname, 'fixtures/store-child.mjs');
 const SESSION_SCRIPT = resolve(import.meta.dirname, 'fixtures/keyring-session.sh');
+const SESSION_BUS = resolve(import.meta.dirname, 'fixtures/session-bus.sh');
 
 export interface ChildReport {
   kind?: string;
@@ -46,7 +47,8 @@ function onPath(tool: string): boolean {
 /** A fresh HOME with XDG dirs, and the config dir the child uses (remove with removeTempDirs). */
 export function sandbox(): { home: string; configDir: string; env: NodeJS.ProcessEnv } {
   const home = tempDir('tokencli-keyring-');
-  // gnome-keyring's sockets go in it (keyring/control): a directory whose socket paths fit.
+  // The session bus's socket (bus) and gnome-keyring's (keyring/control) go in it: a directory
+  // whose socket paths fit.
   const runtime = socketDir('tokencli-run-');
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -94,16 +96,7 @@ export async function runSession(
   const command: [string, string[]] =
     options.keyring === undefined
       ? ['/bin/sh', ['-c', options.body]]
-      : [
-          'dbus-run-session',
-          [
-            ...(options.busConfig ? [`--config-file=${options.busConfig}`] : []),
-            '--',
-            '/bin/sh',
-            SESSION_SCRIPT,
-            options.keyring,
-          ],
-        ];
+      : ['/bin/sh', [SESSION_BUS, '/bin/sh', SESSION_SCRIPT, options.keyring]];
   const childEnv = {
     ...env,
     NODE: process.execPath,
@@ -111,6 +104,7 @@ export async function runSession(
     DIST_URL: distUrl,
     CONFIG_DIR: configDir,
     BODY: options.body,
+    ...(options.busConfig ? { BUS_CONFIG: options.busConfig } : {}),
   };
   const runOnce = async (): Promise<Run> => {
     const proc = spawn(command[0], command[1], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,90 @@
+/**
+ * test/store/fixtures/session-bus.sh, the private D-Bus session that the keychain tests, the
+ * release binary test and the keychain bench run in: its bus listens in the caller's directory,
+ * not in /tmp, and a hang-up (a closed terminal) leaves no dbus-daemon behind. Needs dbus like
+ * the keychain tests, and skips, or fails under CI, the same way.
+ */
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { partsRequired } from '../helpers/ci-required.js';
+import { collectOutput } from '../helpers/cli.js';
+import { socketDir } from '../helpers/socket-dir.js';
+import { missingSecretServiceTools } from './store-child.js';
+
+const SESSION_BUS = resolve(import.meta.dirname, 'fixtures/session-bus.sh');
+const missing = missingSecretServiceTools();
+const skip = missing !== undefined && !partsRequired();
+const title = `session-bus.sh${skip ? ` (skipped: ${missing})` : ''}`;
+
+/** session-bus.sh running `script` in /bin/sh, in a process group of its own. */
+function session(script: string, runtime: string): ChildProcessByStdio<null, Readable, Readable> {
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtime };
+  delete env.DBUS_SESSION_BUS_ADDRESS;
+  return spawn('/bin/sh', [SESSION_BUS, '/bin/sh', '-c', script], {
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Whether any process is left in process group `group`. */
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(skip)(title, () => {
+  beforeAll(() => {
+    if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
+  });
+
+  it('runs its command on a bus listening at $XDG_RUNTIME_DIR/bus, removed when the session ends', async () => {
+    const runtime = socketDir('tokencli-run-');
+    const run = await collectOutput(session('echo "$DBUS_SESSION_BUS_ADDRESS"', runtime));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.startsWith(`unix:path=${join(runtime, 'bus')},guid=`), run.stdout).toBe(true);
+    expect(existsSync(join(runtime, 'bus'))).toBe(false);
+  });
+
+  it('a hang-up stops its command, then its bus: nothing is left running', async () => {
+    const runtime = socketDir('tokencli-run-');
+    const proc = session('echo ready; sleep 60', runtime);
+    const group = proc.pid as number;
+    try {
+      const ready = new Promise<void>((resolveReady) => {
+        proc.stdout.once('data', () => resolveReady());
+      });
+      // Whatever outlives the hang-up keeps the output open, so the run ends only when it does.
+      const stuck = setTimeout(() => process.kill(-group, 'SIGKILL'), 10_000);
+      const ended = collectOutput(proc).finally(() => clearTimeout(stuck));
+      const started = await Promise.race([ready.then(() => true), ended.then(() => false)]);
+      expect(started, started ? '' : (await ended).stderr).toBe(true);
+      process.kill(-group, 'SIGHUP');
+      const run = await ended;
+      // dbus-run-session, which ignored the hang-up, reports its command's death by it.
+      expect(run.code, run.stderr).toBe(129);
+      for (let tries = 0; tries < 50 && groupAlive(group); tries++) await sleep(100);
+      expect(groupAlive(group), 'a process of the session is still running').toBe(false);
+      expect(existsSync(join(runtime, 'bus'))).toBe(false);
+    } finally {
+      if (groupAlive(group)) process.kill(-group, 'SIGKILL');
+    }
+  });
+
+  it('without XDG_RUNTIME_DIR it says what to set, exit 2, and starts no bus', async () => {
+    const run = await collectOutput(session('echo ran', ''));
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'session-bus.sh: set XDG_RUNTIME_DIR to a directory of its own for the bus socket\n',
+    });
+  });
+});
