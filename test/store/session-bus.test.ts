@@ -31,6 +31,13 @@ function session(script: string, runtime: string): ChildProcessByStdio<null, Rea
   });
 }
 
+/**
+ * Shell commands that wait for the bus to answer. Stopped before, while it is still starting,
+ * dbus-daemon dies of the signal without removing its socket, which is no fault of the script's.
+ */
+const BUS_ANSWERS =
+  'dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null';
+
 /** Whether any process is left in process group `group`. */
 function groupAlive(group: number): boolean {
   try {
@@ -41,6 +48,15 @@ function groupAlive(group: number): boolean {
   }
 }
 
+/**
+ * Waits up to 5 s for process group `group` to empty. dbus-run-session exits once it has sent its
+ * bus SIGTERM, without waiting for it: the bus may still be removing its socket.
+ */
+async function groupEnded(group: number): Promise<boolean> {
+  for (let tries = 0; tries < 50 && groupAlive(group); tries++) await sleep(100);
+  return !groupAlive(group);
+}
+
 describe.skipIf(skip)(title, () => {
   beforeAll(() => {
     if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
@@ -48,15 +64,17 @@ describe.skipIf(skip)(title, () => {
 
   it('runs its command on a bus listening at $XDG_RUNTIME_DIR/bus, removed when the session ends', async () => {
     const runtime = socketDir('tokencli-run-');
-    const run = await collectOutput(session('echo "$DBUS_SESSION_BUS_ADDRESS"', runtime));
+    const proc = session(`${BUS_ANSWERS} && echo "$DBUS_SESSION_BUS_ADDRESS"`, runtime);
+    const run = await collectOutput(proc);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.startsWith(`unix:path=${join(runtime, 'bus')},guid=`), run.stdout).toBe(true);
+    expect(await groupEnded(proc.pid as number), 'the bus is still running').toBe(true);
     expect(existsSync(join(runtime, 'bus'))).toBe(false);
   });
 
   it('a hang-up stops its command, then its bus: nothing is left running', async () => {
     const runtime = socketDir('tokencli-run-');
-    const proc = session('echo ready; sleep 60', runtime);
+    const proc = session(`${BUS_ANSWERS} && echo ready; sleep 60`, runtime);
     const group = proc.pid as number;
     try {
       const ready = new Promise<void>((resolveReady) => {
@@ -71,8 +89,7 @@ describe.skipIf(skip)(title, () => {
       const run = await ended;
       // dbus-run-session, which ignored the hang-up, reports its command's death by it.
       expect(run.code, run.stderr).toBe(129);
-      for (let tries = 0; tries < 50 && groupAlive(group); tries++) await sleep(100);
-      expect(groupAlive(group), 'a process of the session is still running').toBe(false);
+      expect(await groupEnded(group), 'a process of the session is still running').toBe(true);
       expect(existsSync(join(runtime, 'bus'))).toBe(false);
     } finally {
       if (groupAlive(group)) process.kill(-group, 'SIGKILL');
