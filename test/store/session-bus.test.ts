@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { partsRequired } from '../helpers/ci-required.js';
-import { collectOutput } from '../helpers/cli.js';
+import { type CliResult, collectOutput } from '../helpers/cli.js';
 import { socketDir } from '../helpers/socket-dir.js';
 import { missingSecretServiceTools } from './store-child.js';
 
@@ -57,6 +57,19 @@ async function groupEnded(group: number): Promise<boolean> {
   return !groupAlive(group);
 }
 
+/**
+ * The session's output once it has ended. One still running after 15 s is killed, its whole
+ * group: whatever outlives its end keeps the output open, and a failing test must leave nothing
+ * running.
+ */
+function sessionEnd(proc: ChildProcessByStdio<null, Readable, Readable>): Promise<CliResult> {
+  const group = proc.pid as number;
+  const stuck = setTimeout(() => {
+    if (groupAlive(group)) process.kill(-group, 'SIGKILL');
+  }, 15_000);
+  return collectOutput(proc).finally(() => clearTimeout(stuck));
+}
+
 describe.skipIf(skip)(title, () => {
   beforeAll(() => {
     if (missing) throw new Error(`CI must provide the Secret Service: ${missing}`);
@@ -65,7 +78,7 @@ describe.skipIf(skip)(title, () => {
   it('runs its command on a bus listening at $XDG_RUNTIME_DIR/bus, removed when the session ends', async () => {
     const runtime = socketDir('tokencli-run-');
     const proc = session(`${BUS_ANSWERS} && echo "$DBUS_SESSION_BUS_ADDRESS"`, runtime);
-    const run = await collectOutput(proc);
+    const run = await sessionEnd(proc);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.startsWith(`unix:path=${join(runtime, 'bus')},guid=`), run.stdout).toBe(true);
     expect(await groupEnded(proc.pid as number), 'the bus is still running').toBe(true);
@@ -80,9 +93,7 @@ describe.skipIf(skip)(title, () => {
       const ready = new Promise<void>((resolveReady) => {
         proc.stdout.once('data', () => resolveReady());
       });
-      // Whatever outlives the hang-up keeps the output open, so the run ends only when it does.
-      const stuck = setTimeout(() => process.kill(-group, 'SIGKILL'), 10_000);
-      const ended = collectOutput(proc).finally(() => clearTimeout(stuck));
+      const ended = sessionEnd(proc);
       const started = await Promise.race([ready.then(() => true), ended.then(() => false)]);
       expect(started, started ? '' : (await ended).stderr).toBe(true);
       process.kill(-group, 'SIGHUP');
@@ -96,7 +107,7 @@ describe.skipIf(skip)(title, () => {
     }
   });
 
-  it('without XDG_RUNTIME_DIR it says what to set, exit 2, and starts no bus', async () => {
+  it('without XDG_RUNTIME_DIR it says what to set, exit 2, and runs nothing', async () => {
     const run = await collectOutput(session('echo ran', ''));
     expect(run).toMatchObject({
       code: 2,
