@@ -6,16 +6,15 @@
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { partsRequired } from '../helpers/ci-required.js';
 import { type CliResult, collectOutput } from '../helpers/cli.js';
 import { socketDir } from '../helpers/socket-dir.js';
-import { missingSecretServiceTools } from './store-child.js';
+import { until } from '../helpers/until.js';
+import { missingSecretServiceTools, SESSION_BUS } from './store-child.js';
 
-const SESSION_BUS = resolve(import.meta.dirname, 'fixtures/session-bus.sh');
 const missing = missingSecretServiceTools();
 const skip = missing !== undefined && !partsRequired();
 const title = `session-bus.sh${skip ? ` (skipped: ${missing})` : ''}`;
@@ -49,13 +48,11 @@ function groupAlive(group: number): boolean {
 }
 
 /**
- * Waits up to 5 s for process group `group` to empty. dbus-run-session exits once it has sent its
- * bus SIGTERM, without waiting for it: the bus may still be removing its socket.
+ * Waits up to 5 s for process group `group` to empty, and fails if it does not. dbus-run-session
+ * exits once it has sent its bus SIGTERM, without waiting for it: the bus may still be removing
+ * its socket.
  */
-async function groupEnded(group: number): Promise<boolean> {
-  for (let tries = 0; tries < 50 && groupAlive(group); tries++) await sleep(100);
-  return !groupAlive(group);
-}
+const groupEnded = (group: number, what: string) => until(what, () => !groupAlive(group), 5_000);
 
 /**
  * The session's output once it has ended. One still running after 15 s is killed, its whole
@@ -81,7 +78,7 @@ describe.skipIf(skip)(title, () => {
     const run = await sessionEnd(proc);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.startsWith(`unix:path=${join(runtime, 'bus')},guid=`), run.stdout).toBe(true);
-    expect(await groupEnded(proc.pid as number), 'the bus is still running').toBe(true);
+    await groupEnded(proc.pid as number, 'the bus to exit');
     expect(existsSync(join(runtime, 'bus'))).toBe(false);
   });
 
@@ -100,7 +97,7 @@ describe.skipIf(skip)(title, () => {
       const run = await ended;
       // dbus-run-session, which ignored the hang-up, reports its command's death by it.
       expect(run.code, run.stderr).toBe(129);
-      expect(await groupEnded(group), 'a process of the session is still running').toBe(true);
+      await groupEnded(group, 'every process of the session to exit');
       expect(existsSync(join(runtime, 'bus'))).toBe(false);
     } finally {
       if (groupAlive(group)) process.kill(-group, 'SIGKILL');

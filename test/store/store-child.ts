@@ -13,7 +13,8 @@ import { tempDir } from '../helpers/temp-dirs.js';
 
 export const CHILD = resolve(import.meta.dirname, 'fixtures/store-child.mjs');
 const SESSION_SCRIPT = resolve(import.meta.dirname, 'fixtures/keyring-session.sh');
-const SESSION_BUS = resolve(import.meta.dirname, 'fixtures/session-bus.sh');
+/** The private D-Bus session every keychain session runs in (fixtures/session-bus.sh). */
+export const SESSION_BUS = resolve(import.meta.dirname, 'fixtures/session-bus.sh');
 
 export interface ChildReport {
   kind?: string;
